@@ -1,0 +1,57 @@
+"""A self-hostable 2048: Flask app factory."""
+
+import os
+from datetime import timedelta
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from . import errors, secret, store
+from .api import bp as api_bp
+from .health import bp as health_bp
+from .pages import bp as pages_bp
+
+DEFAULTS = {
+    "SESSION_TYPE": "cachelib",
+    "REDIS_URL": None,
+    "SESSION_PERMANENT": True,
+    "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
+    # The session dict only holds the game's key, so it is rewritten when it is touched
+    # (see app/store.py), not after every read.
+    "SESSION_REFRESH_EACH_REQUEST": False,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_FILE_THRESHOLD": 20000,
+    "MOVE_LOCK_TIMEOUT": 5.0,
+    "MAX_CONTENT_LENGTH": 4096,
+    # How many reverse proxies in front of the app to trust for X-Forwarded-* headers.
+    "TRUSTED_PROXIES": 0,
+}
+
+
+def create_app(test_config=None):
+    """Build the app: defaults, then FLASK_* environment variables, then ``test_config``."""
+    overrides = dict(test_config or {})
+    instance_path = overrides.pop("INSTANCE_PATH", None) or os.environ.get("FLASK_INSTANCE_PATH")
+    app = Flask(
+        __name__,
+        instance_path=os.path.abspath(instance_path) if instance_path else None,
+        template_folder="../templates",
+        static_folder="../static",
+    )
+    app.config.from_mapping(DEFAULTS)
+    app.config.from_prefixed_env()
+    app.config.from_mapping(overrides)
+    os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
+
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret.load_or_create(app.instance_path)
+    store.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(api_bp)
+    app.register_blueprint(pages_bp)
+    app.register_blueprint(health_bp)
+    proxies = int(app.config["TRUSTED_PROXIES"])
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_prefix=proxies)
+    return app

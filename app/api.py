@@ -1,0 +1,110 @@
+"""The JSON API: thin routes over the engine and the session's game slot."""
+
+import json
+import secrets
+
+from flask import Blueprint, request
+
+from .engine import DIRECTIONS, Game, GameFinished, InvalidState
+from .errors import ApiError
+from .store import game_key, game_store
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_SEED = 2**63
+
+
+@bp.get("/game")
+def current_game():
+    with game_store().slot(game_key()) as slot:
+        game = slot.load()
+        created = game is None
+        if created:
+            game = Game.new()
+        slot.save(game)  # also pushes the entry's expiry forward
+    return {**game.to_state(), "created": created}
+
+
+@bp.post("/game")
+def new_game():
+    body = json_object(optional={"seed"})
+    seed = body.get("seed")
+    if seed is not None and not (type(seed) is int and 0 <= seed < MAX_SEED):
+        raise ApiError(400, "invalid_seed", f"seed must be an integer from 0 to {MAX_SEED - 1}")
+    game = Game.new(seed)
+    with game_store().slot(game_key()) as slot:
+        slot.save(game)
+    return game.to_state(), 201
+
+
+@bp.put("/game")
+def restore_game():
+    try:
+        game = Game.from_state(json_object(any_fields=True), seed=secrets.randbits(63))
+    except InvalidState as error:
+        raise ApiError(400, "invalid_state", str(error)) from None
+    with game_store().slot(game_key()) as slot:
+        slot.save(game)
+    return game.to_state()
+
+
+@bp.post("/game/moves")
+def move():
+    direction = json_object(required={"direction"})["direction"]
+    if direction not in DIRECTIONS:
+        raise ApiError(400, "invalid_direction", f"direction must be one of: {', '.join(DIRECTIONS)}")
+    with game_store().slot(game_key()) as slot:
+        game = existing_game(slot)
+        try:
+            outcome = game.play(direction)
+        except GameFinished as finished:
+            raise ApiError(409, "game_finished", str(finished), state=game.to_state()) from None
+        if outcome.moved:
+            slot.save(game)
+    return {**game.to_state(), **outcome.to_dict()}
+
+
+@bp.post("/game/keep-playing")
+def keep_playing():
+    json_object()
+    with game_store().slot(game_key()) as slot:
+        game = existing_game(slot)
+        try:
+            game.keep_going()
+        except GameFinished as refused:
+            raise ApiError(409, "cannot_keep_playing", str(refused), state=game.to_state()) from None
+        slot.save(game)
+    return game.to_state()
+
+
+def existing_game(slot):
+    game = slot.load()
+    if game is None:
+        raise ApiError(404, "no_game", "this session has no game; start or restore one first")
+    return game
+
+
+def json_object(required=frozenset(), optional=frozenset(), any_fields=False):
+    """The request body as a JSON object holding exactly the given fields (or any).
+
+    Parsed here rather than with request.get_json() so that every malformed body,
+    including one nested too deeply for the parser, is a 400 and never a 500.
+    """
+    if not request.is_json:
+        raise ApiError(415, "unsupported_media_type", "send the body as application/json")
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "invalid_json", "the body is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "invalid_body", "the body must be a JSON object")
+    if any_fields:
+        return body
+    missing = sorted(set(required) - body.keys())
+    if missing:
+        raise ApiError(400, "missing_field", f"missing field: {', '.join(missing)}")
+    unexpected = sorted(body.keys() - set(required) - set(optional))
+    if unexpected:
+        raise ApiError(400, "unexpected_field", f"unexpected field: {', '.join(unexpected)}")
+    return body

@@ -1,0 +1,240 @@
+"""Session storage: each session's game, kept under a per-session lock.
+
+Flask-Session reads the whole session dict when a request starts and writes it back
+when it ends, without a lock, so a game kept inside that dict could be silently
+rolled back by any overlapping request. Here the session dict only holds a stable
+``game_key``; the game itself lives beside it in the same backend (cachelib files or
+Redis) and is only read, changed and written while holding that game's lock.
+"""
+
+import fcntl
+import hashlib
+import json
+import logging
+import secrets
+import time
+from contextlib import contextmanager
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import redis
+from cachelib.file import FileSystemCache
+from flask import current_app, session
+from flask_session.cachelib import CacheLibSessionInterface
+from flask_session.redis import RedisSessionInterface
+
+from .engine import Game, InvalidState
+
+log = logging.getLogger(__name__)
+
+GAME_PREFIX = "game:"
+LOCK_PREFIX = "lock:"
+FILE_LOCK_STRIPES = 256
+# How stale the session's "touched" mark may get before the session (and its cookie)
+# is written again to push its expiry forward.
+TOUCH_INTERVAL = timedelta(hours=1)
+
+
+class StoreUnavailable(Exception):
+    """The session store cannot be reached; the request should be retried later."""
+
+
+class SessionBusy(Exception):
+    """Another request of this session held the lock for too long."""
+
+
+UNAVAILABLE = (StoreUnavailable, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+
+
+class FileBackend:
+    """Embedded default: cachelib files in the instance folder, flock()ed lock files."""
+
+    def __init__(self, cache, lock_dir):
+        self.cache = cache
+        self.lock_dir = Path(lock_dir)
+        self.lock_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+    def get(self, key):
+        try:
+            return self.cache.get(key)
+        except Exception:  # a truncated or corrupted file reads as missing
+            log.warning("unreadable store entry %s treated as missing", key, exc_info=True)
+            return None
+
+    def set(self, key, value, ttl):
+        if not self.cache.set(key, value, timeout=ttl):
+            raise StoreUnavailable("could not write the session store")
+
+    @contextmanager
+    def lock(self, key, timeout):
+        """flock() one of a fixed set of lock files, so the folder never grows."""
+        stripe = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % FILE_LOCK_STRIPES
+        with open(self.lock_dir / f"{stripe}.lock", "ab") as f:
+            deadline = time.monotonic() + timeout
+            pause = 0.001
+            while True:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise SessionBusy from None
+                    time.sleep(pause)
+                    pause = min(pause * 2, 0.02)
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+
+    def ping(self):
+        probe = "healthz"
+        self.set(probe, "ok", 60)
+        if self.get(probe) != "ok":
+            raise StoreUnavailable("the session store does not read back what it wrote")
+
+
+class RedisBackend:
+    """Scale-out store: every replica sees the same games and the same locks."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def get(self, key):
+        value = self.client.get(key)
+        return value.decode("utf-8", "replace") if value is not None else None
+
+    def set(self, key, value, ttl):
+        self.client.set(key, value, ex=ttl)
+
+    @contextmanager
+    def lock(self, key, timeout):
+        lock = self.client.lock(LOCK_PREFIX + key, timeout=max(timeout * 2, 10), blocking_timeout=timeout)
+        if not lock.acquire():
+            raise SessionBusy
+        try:
+            yield
+        finally:
+            try:
+                lock.release()
+            except redis.exceptions.LockError:
+                log.warning("move lock of %s expired before it was released", key)
+
+    def ping(self):
+        self.client.ping()
+
+
+class GameSlot:
+    """The game of one session while its lock is held."""
+
+    def __init__(self, backend, key, ttl):
+        self._backend, self._key, self._ttl = backend, key, ttl
+
+    def load(self):
+        """The stored game, or None when there is none or it cannot be read."""
+        raw = self._backend.get(GAME_PREFIX + self._key)
+        if raw is None:
+            return None
+        try:
+            return Game.from_record(json.loads(raw))
+        except (ValueError, TypeError, InvalidState):
+            log.warning("corrupted game %s treated as missing", self._key)
+            return None
+
+    def save(self, game):
+        self._backend.set(GAME_PREFIX + self._key, json.dumps(game.to_record()), self._ttl)
+
+
+class GameStore:
+    def __init__(self, backend, lock_timeout, ttl):
+        self.backend = backend
+        self.lock_timeout = lock_timeout
+        self.ttl = ttl
+
+    @contextmanager
+    def slot(self, key):
+        """Hold the game's lock for a whole read-change-write."""
+        with self.backend.lock(key, self.lock_timeout):
+            yield GameSlot(self.backend, key, self.ttl)
+
+    def ping(self):
+        self.backend.ping()
+
+
+class _TolerantSessionLoading:
+    """A session entry that cannot be decoded is treated as no session, never as a 500."""
+
+    def _retrieve_session_data(self, store_id):
+        try:
+            data = super()._retrieve_session_data(store_id)
+        except UNAVAILABLE:
+            raise
+        except Exception:
+            log.warning("unreadable session %s treated as missing", store_id, exc_info=True)
+            return None
+        return data if isinstance(data, dict) else None
+
+
+class CacheLibSessions(_TolerantSessionLoading, CacheLibSessionInterface):
+    pass
+
+
+class RedisSessions(_TolerantSessionLoading, RedisSessionInterface):
+    pass
+
+
+def init_app(app):
+    """Pick the backend from SESSION_TYPE and install Flask-Session on it."""
+    config = app.config
+    ttl = int(_seconds(config["PERMANENT_SESSION_LIFETIME"]))
+    common = {
+        "key_prefix": "session:",
+        "permanent": config["SESSION_PERMANENT"],
+    }
+    kind = str(config["SESSION_TYPE"]).lower()
+    if kind == "redis":
+        if not config.get("REDIS_URL"):
+            raise RuntimeError("SESSION_TYPE=redis needs REDIS_URL (FLASK_REDIS_URL)")
+        client = redis.Redis.from_url(
+            config["REDIS_URL"], socket_connect_timeout=1, socket_timeout=2, health_check_interval=10
+        )
+        backend = RedisBackend(client)
+        app.session_interface = RedisSessions(app, client=client, **common)
+    elif kind == "cachelib":
+        cache = FileSystemCache(
+            str(Path(app.instance_path) / "sessions"),
+            threshold=int(config["SESSION_FILE_THRESHOLD"]),
+            default_timeout=ttl,
+            mode=0o600,
+        )
+        backend = FileBackend(cache, Path(app.instance_path) / "locks")
+        app.session_interface = CacheLibSessions(app, client=cache, **common)
+    else:
+        raise RuntimeError(f"unsupported SESSION_TYPE {kind!r}: use 'cachelib' or 'redis'")
+    app.extensions["game_store"] = GameStore(backend, float(config["MOVE_LOCK_TIMEOUT"]), ttl)
+
+
+def _seconds(lifetime):
+    return lifetime.total_seconds() if isinstance(lifetime, timedelta) else float(lifetime)
+
+
+def game_store():
+    return current_app.extensions["game_store"]
+
+
+def game_key(create=True):
+    """This session's game key; touching the session now and then keeps it alive."""
+    key = session.get("game_key")
+    if key is None and create:
+        key = session["game_key"] = secrets.token_urlsafe(18)
+    now = datetime.now(timezone.utc)
+    touched = session.get("touched")
+    if key is not None and (touched is None or now - _parse(touched) > TOUCH_INTERVAL):
+        session["touched"] = now.isoformat()
+    return key
+
+
+def _parse(stamp):
+    try:
+        return datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return datetime.min.replace(tzinfo=timezone.utc)

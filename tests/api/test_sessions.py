@@ -1,0 +1,128 @@
+"""Sessions: the secret key, corrupted entries, and overlapping requests of one session."""
+
+import os
+import stat
+import threading
+import time
+from pathlib import Path
+from concurrent.futures import ThreadPoolExecutor
+
+from flask import request
+
+from app import create_app
+from app.store import GameSlot
+
+OPEN_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]]
+
+
+def test_the_secret_key_is_made_once_private_and_shared(tmp_path):
+    first = create_app({"INSTANCE_PATH": tmp_path})
+    second = create_app({"INSTANCE_PATH": tmp_path})
+    path = tmp_path / "secret_key"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert first.secret_key == second.secret_key and len(first.secret_key) >= 32
+    assert create_app({"INSTANCE_PATH": tmp_path / "other"}).secret_key != first.secret_key
+
+
+def test_a_session_cookie_works_on_every_worker_sharing_the_instance(tmp_path):
+    one, two = create_app({"INSTANCE_PATH": tmp_path}), create_app({"INSTANCE_PATH": tmp_path})
+    client = one.test_client()
+    board = client.get("/api/game").get_json()["board"]
+    other = two.test_client()
+    other.set_cookie("session", client.get_cookie("session").value)
+    assert other.get("/api/game").get_json() == {**client.get("/api/game").get_json()}
+    assert other.get("/api/game").get_json()["board"] == board
+
+
+def test_session_cookie_is_http_only_and_same_site_lax(client):
+    cookie = client.get("/api/game").headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def corrupt_every_file(folder, content):
+    for path in folder.iterdir():
+        if path.is_file():
+            path.write_bytes(content)
+
+
+def test_a_corrupted_game_entry_reads_as_no_game(app, client):
+    client.put("/api/game", json={"board": OPEN_BOARD, "score": 8, "won": False, "keep_playing": False, "moves": 4})
+    corrupt_every_file(Path(app.instance_path) / "sessions", b"\x00\x00\x00\x00garbage")
+    reply = client.get("/api/game")
+    assert reply.status_code == 200 and reply.get_json()["created"] is True
+
+
+def test_a_truncated_entry_reads_as_no_session(app, client):
+    client.get("/api/game")
+    sessions = Path(app.instance_path) / "sessions"
+    for path in sessions.iterdir():
+        path.write_bytes(path.read_bytes()[:7])
+    reply = client.get("/api/game")
+    assert reply.status_code == 200 and reply.get_json()["created"] is True
+
+
+def clients_sharing_one_session(app, count):
+    first = app.test_client()
+    first.put("/api/game", json={"board": OPEN_BOARD, "score": 0, "won": False, "keep_playing": False, "moves": 0})
+    cookie = first.get_cookie("session").value
+    clients = [first]
+    for _ in range(count - 1):
+        client = app.test_client()
+        client.set_cookie("session", cookie)
+        clients.append(client)
+    return clients
+
+
+def slow_loads(monkeypatch, seconds, method=None):
+    """Widen the read-change-write window so that unsynchronised requests would collide."""
+    load = GameSlot.load
+
+    def slow(self):
+        game = load(self)
+        if method in (None, request.method):
+            time.sleep(seconds)
+        return game
+
+    monkeypatch.setattr(GameSlot, "load", slow)
+
+
+def test_concurrent_moves_of_one_session_are_each_applied_exactly_once(app, monkeypatch):
+    slow_loads(monkeypatch, 0.005)
+    clients = clients_sharing_one_session(app, 8)
+    directions = ["left", "up", "right", "down"]
+
+    def play(index):
+        client = clients[index]
+        replies = [client.post("/api/game/moves", json={"direction": directions[(index + n) % 4]}) for n in range(6)]
+        return [(r.status_code, r.get_json().get("moved")) for r in replies]
+
+    with ThreadPoolExecutor(len(clients)) as pool:
+        results = [outcome for outcomes in pool.map(play, range(len(clients))) for outcome in outcomes]
+
+    assert {status for status, _ in results} <= {200, 409}
+    applied = sum(1 for status, moved in results if status == 200 and moved)
+    final = clients[0].get("/api/game").get_json()
+    assert applied > 0
+    assert final["moves"] == applied
+    spawned = sum(v for row in final["board"] for v in row) - sum(v for row in OPEN_BOARD for v in row)
+    assert 2 * applied <= spawned <= 4 * applied  # one 2 or 4 per applied move, none lost
+
+
+def test_a_read_overlapping_a_move_never_undoes_it(app, monkeypatch):
+    reader, mover = clients_sharing_one_session(app, 2)
+    slow_loads(monkeypatch, 0.3, method="GET")
+    started = threading.Event()
+
+    def slow_read():
+        started.set()
+        return reader.get("/api/game")
+
+    with ThreadPoolExecutor(1) as pool:
+        read = pool.submit(slow_read)
+        started.wait()
+        time.sleep(0.05)
+        moved = mover.post("/api/game/moves", json={"direction": "left"}).get_json()
+        read.result()
+    assert moved["moved"] is True
+    final = mover.get("/api/game").get_json()
+    assert final["moves"] == 1 and final["board"] == moved["board"]
