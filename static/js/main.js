@@ -1,0 +1,64 @@
+// Entry point: wires the page to the game controller.
+
+import { createApi } from './api.js';
+import { bindKeyboard, bindSwipe } from './input.js';
+import { Announcer, BoardView, Notice, Overlay, ScoreView } from './render.js';
+import * as game from './game.js';
+
+export { enqueue, onInput, onStateChange, getState, newGame, keepPlaying } from './game.js';
+
+const $ = (id) => document.getElementById(id);
+
+function numberFormat() {
+  try {
+    const nf = new Intl.NumberFormat(document.documentElement.lang || undefined);
+    return (n) => nf.format(n);
+  } catch {
+    return (n) => String(n);
+  }
+}
+
+function readMessages() {
+  try {
+    return JSON.parse($('messages').textContent);
+  } catch {
+    return {};
+  }
+}
+
+const boardEl = $('board');
+const format = numberFormat();
+let view = null;
+
+const setBusy = (busy) => {
+  boardEl.dataset.busy = String(busy);
+};
+
+view = new BoardView($('tiles'), { onIdle: () => setBusy(game.isBusy()) });
+
+const overlay = new Overlay($('game-message'), $('message-text'), {
+  keepPlaying: $('keep-playing'),
+  tryAgain: $('try-again'),
+  newGame: $('overlay-new-game'),
+});
+
+bindKeyboard(document, (direction) => game.userInput(direction, 'keyboard'));
+bindSwipe(boardEl, (direction) => game.userInput(direction, 'touch'));
+$('new-game').addEventListener('click', () => game.newGame());
+$('overlay-new-game').addEventListener('click', () => game.newGame());
+$('try-again').addEventListener('click', () => game.newGame());
+$('keep-playing').addEventListener('click', () => game.keepPlaying());
+
+game.start({
+  api: createApi(boardEl.dataset.apiRoot || '/api'),
+  view,
+  score: new ScoreView($('score'), $('best-score'), format),
+  overlay,
+  notice: new Notice($('notice')),
+  announcer: new Announcer($('announcer')),
+  messages: readMessages(),
+  format,
+  setBusy,
+}).catch((err) => {
+  console.error('2048: could not load the game', err); // eslint-disable-line no-console
+});

@@ -1,0 +1,83 @@
+// localStorage persistence that never throws: private mode, disabled storage or a full quota
+// just mean no persistence.
+
+const BEST_KEY = 'bestScore';
+const STATE_KEY = 'gameState';
+
+function storage() {
+  try {
+    return window.localStorage || null;
+  } catch {
+    return null;
+  }
+}
+
+function read(key) {
+  try {
+    const s = storage();
+    return s ? s.getItem(key) : null;
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    const s = storage();
+    if (s) s.setItem(key, value);
+  } catch {
+    // quota exceeded or storage disabled: play on without persistence
+  }
+}
+
+/** The best score ever seen here, 0 when unknown. */
+export function loadBest() {
+  const n = Number(read(BEST_KEY));
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+}
+
+export function saveBest(score) {
+  write(BEST_KEY, String(score));
+}
+
+function isTile(v) {
+  return Number.isInteger(v) && (v === 0 || (v >= 2 && (v & (v - 1)) === 0));
+}
+
+/** True when `s` has the shape of the API's state object. */
+export function isGameState(s) {
+  return !!s && typeof s === 'object'
+    && Array.isArray(s.board) && s.board.length === 4
+    && s.board.every((row) => Array.isArray(row) && row.length === 4 && row.every(isTile))
+    && Number.isInteger(s.score) && s.score >= 0
+    && typeof s.won === 'boolean' && typeof s.over === 'boolean'
+    && typeof s.keep_playing === 'boolean'
+    && Number.isInteger(s.moves) && s.moves >= 0;
+}
+
+/** Only the fields of the API's state object. */
+export function pickState(s) {
+  return {
+    board: s.board.map((row) => row.slice()),
+    score: s.score,
+    won: s.won,
+    over: s.over,
+    keep_playing: s.keep_playing,
+    moves: s.moves,
+  };
+}
+
+export function loadGame() {
+  const raw = read(STATE_KEY);
+  if (!raw) return null;
+  try {
+    const s = JSON.parse(raw);
+    return isGameState(s) ? pickState(s) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveGame(state) {
+  write(STATE_KEY, JSON.stringify(pickState(state)));
+}

@@ -1,0 +1,103 @@
+"""Browser tests: real Chromium (Debian's, see CHROMIUM_PATH) against a live server."""
+
+import os
+import re
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import create_app
+
+CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Playwright cannot download its own browsers here: use the system Chromium."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM_PATH,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+            "--disable-dev-shm-usage",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The app in a threaded werkzeug server on a free 127.0.0.1 port."""
+    instance = tmp_path_factory.mktemp("e2e-instance")
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "e2e-secret",
+            "INSTANCE_PATH": instance,
+            "SESSION_CACHELIB_DIR": str(instance / "sessions"),
+            # The page, the API replays and every test share one client address.
+            "API_RATE_LIMIT": "100000 per second",
+        }
+    )
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="e2e-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server):
+    return live_server
+
+
+class ConsoleGuard:
+    """Collects console errors and uncaught page errors; a test fails on any not allowed."""
+
+    def __init__(self):
+        self.errors = []
+        self.allowed = []
+
+    def watch(self, target):
+        """Watch a Page or a BrowserContext."""
+        def on_console(message):
+            if message.type == "error":
+                self.errors.append(f"console: {message.text}")
+
+        target.on("console", on_console)
+        if hasattr(target, "new_page"):  # a context: errors of all its pages
+            target.on("weberror", lambda error: self.errors.append(f"pageerror: {error.error}"))
+        else:
+            target.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
+        return target
+
+    def allow(self, pattern):
+        """Expect console errors matching `pattern` (e.g. the browser's own line for a failed request)."""
+        self.allowed.append(re.compile(pattern))
+
+    def unexpected(self):
+        return [e for e in self.errors if not any(p.search(e) for p in self.allowed)]
+
+
+@pytest.fixture
+def console_guard():
+    guard = ConsoleGuard()
+    yield guard
+    bad = guard.unexpected()
+    assert not bad, "console or page errors:\n" + "\n".join(bad)
+
+
+@pytest.fixture(autouse=True)
+def _guard_default_page(request, console_guard):
+    """Every test that uses `page` fails on console and page errors."""
+    if "page" in request.fixturenames:
+        console_guard.watch(request.getfixturevalue("page"))
