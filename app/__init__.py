@@ -6,7 +6,7 @@ from datetime import timedelta
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, secret, store
+from . import errors, secret, security, store
 from .api import bp as api_bp
 from .health import bp as health_bp
 from .pages import bp as pages_bp
@@ -26,6 +26,8 @@ DEFAULTS = {
     "MAX_CONTENT_LENGTH": 4096,
     # How many reverse proxies in front of the app to trust for X-Forwarded-* headers.
     "TRUSTED_PROXIES": 0,
+    # Per client address; fast human play and fast auto-play stay far below it.
+    "API_RATE_LIMIT": "40 per second; 1500 per minute",
 }
 
 
@@ -48,6 +50,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = secret.load_or_create(app.instance_path)
     store.init_app(app)
     errors.init_app(app)
+    security.init_app(app, api_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(health_bp)

@@ -1,6 +1,7 @@
 """Errors as part of the interface: JSON under /api, a small HTML page elsewhere."""
 
 from flask import current_app, jsonify, make_response, render_template, request
+from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .store import UNAVAILABLE, SessionBusy
@@ -43,6 +44,8 @@ def http_error(error):
     for name, value in error.get_headers():
         if name != "Content-Type":
             response.headers[name] = value
+    if isinstance(error, RateLimitExceeded):
+        response.headers["Retry-After"] = str(error.limit.limit.get_expiry())
     return response
 
 

@@ -31,8 +31,8 @@ GAME_PREFIX = "game:"
 LOCK_PREFIX = "lock:"
 FILE_LOCK_STRIPES = 256
 # How stale the session's "touched" mark may get before the session (and its cookie)
-# is written again to push its expiry forward.
-TOUCH_INTERVAL = timedelta(hours=1)
+# is written again to push its expiry forward: an hour, or a tenth of a short lifetime.
+MAX_TOUCH_INTERVAL = timedelta(hours=1)
 
 
 class StoreUnavailable(Exception):
@@ -228,7 +228,8 @@ def game_key(create=True):
         key = session["game_key"] = secrets.token_urlsafe(18)
     now = datetime.now(timezone.utc)
     touched = session.get("touched")
-    if key is not None and (touched is None or now - _parse(touched) > TOUCH_INTERVAL):
+    interval = min(MAX_TOUCH_INTERVAL, current_app.permanent_session_lifetime / 10)
+    if key is not None and (touched is None or now - _parse(touched) > interval):
         session["touched"] = now.isoformat()
     return key
 

@@ -1,0 +1,67 @@
+"""Safe-by-default HTTP: security headers, cross-site request refusal, rate limits."""
+
+from urllib.parse import urlsplit
+
+from flask import current_app, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+from .errors import ApiError
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "manifest-src 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "object-src 'none'",
+    ]
+)
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+
+def init_app(app, api_blueprint):
+    """Limits are per client address, shared through Redis when Redis holds the sessions.
+
+    One Limiter per app (not a module global) so that apps built side by side, as the
+    tests do, never share counters.
+    """
+    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"] or "memory://")
+    limiter = Limiter(get_remote_address, app=app)
+    limiter.limit(lambda: current_app.config["API_RATE_LIMIT"])(api_blueprint)
+    app.before_request(refuse_cross_site_writes)
+    app.after_request(add_security_headers)
+
+
+def refuse_cross_site_writes():
+    """CSRF defence for the JSON API: browsers say where a request comes from.
+
+    Same-origin requests without an Origin header (old browsers, tests) still pass;
+    415 for non-JSON bodies is enforced where the body is parsed (app.api).
+    """
+    if request.method in SAFE_METHODS or not request.path.startswith("/api/"):
+        return
+    if request.headers.get("Sec-Fetch-Site") == "cross-site":
+        raise ApiError(403, "cross_site", "cross-site requests are not allowed")
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc != request.host:
+        raise ApiError(403, "cross_origin", "requests from other origins are not allowed")
+
+
+def add_security_headers(response):
+    headers = response.headers
+    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", "same-origin")
+    headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    if current_app.config["SESSION_COOKIE_SECURE"]:
+        headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+    return response

@@ -1,0 +1,102 @@
+"""Safe by default: headers, cookies, cross-site refusal, rate limits, bounded storage."""
+
+import time
+from pathlib import Path
+
+import pytest
+
+from app import create_app
+from app.engine import Game
+
+LIVE_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+
+
+def make_app(tmp_path, **config):
+    return create_app({"INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False} | config)
+
+
+@pytest.mark.parametrize("path", ["/", "/api/game", "/healthz", "/api/missing", "/missing"])
+def test_every_response_carries_the_security_headers(client, path):
+    headers = client.get(path).headers
+    csp = headers["Content-Security-Policy"]
+    for directive in ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "object-src 'none'"]:
+        assert directive in csp
+    assert "unsafe-inline" not in csp
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] and headers["Permissions-Policy"]
+    assert "Strict-Transport-Security" not in headers
+
+
+def test_tls_configuration_adds_hsts_and_secure_cookies(tmp_path):
+    client = make_app(tmp_path, SESSION_COOKIE_SECURE=True).test_client()
+    reply = client.get("/api/game", base_url="https://localhost")
+    assert "max-age=" in reply.headers["Strict-Transport-Security"]
+    assert "Secure" in reply.headers["Set-Cookie"]
+
+
+def test_writes_from_another_site_are_refused_and_change_nothing(client):
+    before = client.put("/api/game", json={"board": LIVE_BOARD, "score": 0, "won": False, "keep_playing": False, "moves": 0}).get_json()
+    foreign = client.post("/api/game/moves", json={"direction": "right"}, headers={"Origin": "https://evil.example"})
+    assert foreign.status_code == 403 and foreign.get_json()["error"]["code"] == "cross_origin"
+    fetch_meta = client.post("/api/game", json={}, headers={"Sec-Fetch-Site": "cross-site"})
+    assert fetch_meta.status_code == 403
+    assert client.get("/api/game").get_json()["board"] == before["board"]
+
+
+def test_same_origin_writes_pass_with_or_without_an_origin_header(client):
+    client.put("/api/game", json={"board": LIVE_BOARD, "score": 0, "won": False, "keep_playing": False, "moves": 0})
+    same = client.post("/api/game/moves", json={"direction": "right"}, headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"})
+    bare = client.post("/api/game/moves", json={"direction": "left"})
+    assert same.status_code == 200 and bare.status_code == 200
+    assert bare.get_json()["moves"] == 2
+
+
+def test_rate_limit_answers_429_json_with_retry_after(tmp_path):
+    client = make_app(tmp_path, RATELIMIT_ENABLED=True, API_RATE_LIMIT="3 per minute").test_client()
+    statuses = [client.get("/api/game").status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    limited = client.get("/api/game")
+    assert limited.get_json()["error"]["code"] == "too_many_requests"
+    assert int(limited.headers["Retry-After"]) > 0
+    assert client.get("/healthz").status_code == 200  # only the API is limited
+
+
+def test_rate_limits_can_be_switched_off(tmp_path):
+    client = make_app(tmp_path, RATELIMIT_ENABLED=False, API_RATE_LIMIT="3 per minute").test_client()
+    assert {client.get("/api/game").status_code for _ in range(10)} == {200}
+
+
+def test_sessions_expire_after_the_idle_time(tmp_path):
+    client = make_app(tmp_path, PERMANENT_SESSION_LIFETIME=2).test_client()
+    client.get("/api/game")
+    time.sleep(1)
+    assert client.get("/api/game").get_json()["created"] is False
+    time.sleep(3.2)
+    assert client.get("/api/game").get_json()["created"] is True
+
+
+def test_the_embedded_store_stays_bounded_under_a_session_flood(tmp_path):
+    app = make_app(tmp_path, SESSION_FILE_THRESHOLD=40)
+    for _ in range(150):
+        app.test_client().get("/api/game")
+    stored = [p for p in (Path(app.instance_path) / "sessions").iterdir() if p.is_file()]
+    assert len(stored) <= 45
+
+
+def test_a_crash_is_a_plain_500_without_a_stack_trace(tmp_path, monkeypatch):
+    app = make_app(tmp_path)
+    client = app.test_client()
+    client.get("/api/game")
+
+    def broken(self, direction):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(Game, "play", broken)
+    reply = client.post("/api/game/moves", json={"direction": "up"})
+    assert reply.status_code == 500 and reply.get_json()["error"]["code"] == "internal_server_error"
+    assert b"secret internals" not in reply.data and b"Traceback" not in reply.data
+
+
+def test_page_routes_answer_405_with_a_small_html_page(client):
+    reply = client.post("/")
+    assert reply.status_code == 405 and reply.mimetype == "text/html"
