@@ -1,0 +1,49 @@
+# Self-hosted 2048: `docker run -p 8000:8000 -v game2048:/data IMAGE`
+# The same image scales out behind a load balancer with Redis (see compose.yaml).
+FROM python:3.12-slim
+
+LABEL org.opencontainers.image.title="game2048" \
+      org.opencontainers.image.description="Self-hostable 2048 (Flask + gunicorn)"
+
+# No .pyc files (the root filesystem may be read-only), unbuffered logs,
+# the instance folder (secret key, embedded session store) in the /data volume,
+# and gunicorn's worker count (gunicorn reads WEB_CONCURRENCY itself).
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    FLASK_INSTANCE_PATH=/data \
+    WEB_CONCURRENCY=2
+
+WORKDIR /app
+
+# Dependencies only, read from pyproject.toml, in their own cached layer:
+# it is rebuilt when pyproject.toml changes, not when the code does.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; open('/tmp/requirements.txt', 'w').write('\n'.join(deps))" \
+    && pip install --no-cache-dir -r /tmp/requirements.txt \
+    && rm /tmp/requirements.txt
+
+# A numeric, unprivileged user that owns nothing but the /data volume.
+RUN groupadd --system --gid 10001 app \
+    && useradd --system --no-log-init --uid 10001 --gid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin app \
+    && mkdir /data \
+    && chown 10001:10001 /data \
+    && chmod 700 /data
+
+# The code, owned by root and read-only for the app (templates/ and static/ sit beside app/).
+COPY app/ app/
+COPY templates/ templates/
+COPY static/ static/
+
+USER 10001:10001
+VOLUME ["/data"]
+EXPOSE 8000
+
+# Slim images have no curl: ask /healthz with the standard library (any error or non-2xx exits 1).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]
+
+# gunicorn as PID 1: SIGTERM stops accepting, lets running requests finish for up to 5 s, then exits.
+# Heartbeat files in /dev/shm and no control socket, so a read-only root filesystem works.
+# Extra gunicorn options can be given at run time in GUNICORN_CMD_ARGS.
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--worker-tmp-dir", "/dev/shm", "--graceful-timeout", "5", "--no-control-socket", "--access-logfile", "-", "app:create_app()"]

@@ -1,0 +1,67 @@
+"""The image's command lines and environment, made runnable on this machine."""
+
+import subprocess
+from contextlib import contextmanager
+
+from tests.servers import free_port, gunicorn_server, local_argv
+
+from . import dockerfile
+
+IMAGE_BIND = "0.0.0.0:8000"
+# Shows which worker served each request (gunicorn reads GUNICORN_CMD_ARGS itself;
+# the CMD sets no access log format, so this adds one without changing the CMD).
+PID_ACCESS_LOG = "--access-logformat '%(p)s %(m)s %(U)s %(s)s'"
+
+
+def cmd(port):
+    """The Dockerfile's CMD, bound to 127.0.0.1:port instead of 0.0.0.0:8000."""
+    argv = dockerfile.cmd()
+    assert IMAGE_BIND in argv, f"the CMD must bind {IMAGE_BIND}: {argv}"
+    return [f"127.0.0.1:{port}" if a == IMAGE_BIND else a for a in argv]
+
+
+def healthcheck(port):
+    """The Dockerfile's HEALTHCHECK command asking port ``port`` instead of 8000, and its timeout."""
+    options, argv = dockerfile.healthcheck()
+    replaced = [a.replace(":8000/", f":{port}/") for a in argv]
+    assert replaced != argv, f"the HEALTHCHECK must ask port 8000: {argv}"
+    timeout = float(options.get("timeout", "30s").rstrip("s"))
+    return local_argv(replaced), timeout
+
+
+def run_healthcheck(port):
+    """The health check's exit code, run like Docker would (killed at its --timeout)."""
+    argv, timeout = healthcheck(port)
+    try:
+        return subprocess.run(argv, capture_output=True, timeout=timeout, check=False).returncode
+    except subprocess.TimeoutExpired:
+        return "timed out"
+
+
+def env(instance, **extra):
+    """The image's ENV with the instance folder moved from /data to ``instance``."""
+    values = dockerfile.env()
+    assert values.get("FLASK_INSTANCE_PATH") == "/data"
+    values["FLASK_INSTANCE_PATH"] = str(instance)
+    values.update({k: str(v) for k, v in extra.items()})
+    return values
+
+
+@contextmanager
+def server(image_root, instance, port=None, wait_status=200, **extra_env):
+    """The image's CMD run in ``image_root`` (its WORKDIR), until /healthz answers."""
+    port = port or free_port()
+    environment = {"GUNICORN_CMD_ARGS": PID_ACCESS_LOG, **env(instance, **extra_env)}
+    with gunicorn_server(argv=cmd(port), port=port, env=environment, cwd=image_root,
+                         wait_status=wait_status) as running:
+        yield running
+
+
+def served_by(log, path_prefix="/api/"):
+    """The worker pids in the access log lines written with PID_ACCESS_LOG, per request."""
+    pids = []
+    for line in log.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[0].startswith("<") and parts[2].startswith(path_prefix):
+            pids.append(int(parts[0].strip("<>")))
+    return pids

@@ -1,0 +1,123 @@
+"""The Dockerfile's CMD and HEALTHCHECK, run here from a copy of what the image copies.
+
+No Docker engine here: these run the same command lines with the image's ENV
+(2 workers, the embedded cachelib store, the instance folder in a temporary /data).
+"""
+
+import os
+import signal
+import stat
+import threading
+import time
+
+import pytest
+
+from tests.servers import HttpClient, game_state, play_move, wait_until
+
+from . import image
+from .conftest import snapshot
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def data(tmp_path):
+    """The /data volume."""
+    path = tmp_path / "data"
+    path.mkdir(mode=0o700)
+    return path
+
+
+def test_game_state_is_shared_by_the_workers(image_root, data):
+    with image.server(image_root, data, WEB_CONCURRENCY=2) as server:
+        first, second = server.wait_for_workers(2)[:2]
+        client = HttpClient(server.url)
+
+        created = client.post("/api/game", json={"seed": 2048})
+        assert created.status == 201
+        state = game_state(created.json())
+
+        # Pause one worker at a time so that the next requests must land on the other.
+        for busy, free in ((second, first), (first, second), (second, first)):
+            os.kill(busy, signal.SIGSTOP)
+            try:
+                seen = client.get("/api/game")
+                assert seen.status == 200
+                assert seen.json()["created"] is False
+                assert game_state(seen.json()) == state, "a worker saw another game"
+                state = game_state(play_move(client))
+            finally:
+                os.kill(busy, signal.SIGCONT)
+
+        assert game_state(client.get("/api/game").json()) == state
+        assert state["moves"] == 3
+        # The access log (gunicorn's, on stdout) confirms both workers served the game.
+        served = wait_until(lambda: set(image.served_by(server.log())) >= {first, second}, 5,
+                            message="both workers in the access log")
+        assert served
+
+
+def test_instance_folder_is_the_only_place_written(image_root, data):
+    before = snapshot(image_root)
+    with image.server(image_root, data) as server:
+        client = HttpClient(server.url)
+        assert client.post("/api/game", json={"seed": 1}).status == 201
+        for _ in range(3):
+            play_move(client)
+    # Read-only root filesystem: the code folder is untouched (no __pycache__, no files).
+    assert snapshot(image_root) == before
+    secret = data / "secret_key"
+    assert secret.exists() and stat.S_IMODE(secret.stat().st_mode) == 0o600
+    assert any((data / "sessions").iterdir()), "sessions are stored in the volume"
+
+
+def test_healthcheck_command_follows_the_server(image_root, data):
+    with image.server(image_root, data) as server:
+        port = server.port
+        assert image.run_healthcheck(port) == 0
+    # The server is gone: nothing answers on that port.
+    assert image.run_healthcheck(port) != 0
+
+
+def test_sigterm_is_graceful_and_a_restart_keeps_the_games(image_root, data):
+    client = HttpClient()
+    with image.server(image_root, data) as server:
+        client.base_url = server.url
+        assert client.post("/api/game", json={"seed": 7}).status == 201
+        last = {"state": game_state(client.get("/api/game").json())}
+        stop = threading.Event()
+
+        def keep_playing():  # until the server goes away
+            while not stop.is_set():
+                try:
+                    last["state"] = game_state(play_move(client))
+                except (AssertionError, OSError):
+                    return
+
+        player = threading.Thread(target=keep_playing, daemon=True)
+        player.start()
+        time.sleep(0.5)
+        started = time.monotonic()
+        server.process.signal(signal.SIGTERM)
+        code = server.process.wait(15)
+        elapsed = time.monotonic() - started
+        stop.set()
+        player.join(5)
+        assert code == 0, server.process.tail()
+        assert elapsed < 7, f"stopping took {elapsed:.1f} s"
+        log = server.log()
+        assert "Shutting down: Master" in log and "WORKER TIMEOUT" not in log
+        assert last["state"]["moves"] > 0
+
+    # No half-written session or game entry left behind.
+    # (cachelib writes a temporary file, then renames it over the entry.)
+    leftovers = [p.name for p in (data / "sessions").iterdir() if p.name.endswith(".__wz_cache")]
+    assert leftovers == []
+
+    # An upgraded or restarted container with the same volume: same key, same games.
+    with image.server(image_root, data) as server:
+        client.base_url = server.url
+        again = client.get("/api/game")
+        assert again.status == 200 and again.json()["created"] is False
+        assert game_state(again.json()) == last["state"]
+        play_move(client)
