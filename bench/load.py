@@ -1,0 +1,171 @@
+"""Load benchmark: N sessions x M moves from K client threads against gunicorn on loopback.
+
+    python -m bench.load --sessions 40 --moves 50 --threads 8 --workers 4 [--store redis]
+    python -m bench.load --url http://127.0.0.1:8000 ...   # an already running server
+
+Prints moves/s, p50/p99 latency and errors for the moves and for GET /healthz measured
+in the same run, and their ratio (the session store must not be the bottleneck).
+Without --url it starts gunicorn (and redis-server for --store redis) itself, with rate
+limits off: the benchmark is one client address sending far faster than any player.
+"""
+
+import argparse
+import http.client
+import json
+import statistics
+import threading
+import time
+from contextlib import ExitStack, contextmanager
+from urllib.parse import urlsplit
+
+DIRECTIONS = ("left", "down", "right", "up")
+
+
+class Session:
+    """One player: a cookie and a fresh connection per request (gunicorn sync workers close them)."""
+
+    def __init__(self, host, port):
+        self.host, self.port, self.cookie = host, port, None
+
+    def request(self, method, path, body=None):
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        try:
+            connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+            reply = connection.getresponse()
+            payload = reply.read()
+            cookie = reply.getheader("Set-Cookie")
+            if cookie:
+                self.cookie = cookie.split(";", 1)[0]
+            return reply.status, payload
+        finally:
+            connection.close()
+
+
+def timed(call, latencies, errors):
+    started = time.perf_counter()
+    try:
+        status, payload = call()
+    except OSError as error:
+        errors.append(repr(error))
+        return None
+    latencies.append(time.perf_counter() - started)
+    if status >= 400:
+        errors.append(f"{status} {payload[:120]!r}")
+        return None
+    return json.loads(payload)
+
+
+def run_threads(threads, work):
+    workers = [threading.Thread(target=work, args=(index,)) for index in range(threads)]
+    started = time.perf_counter()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return time.perf_counter() - started
+
+
+def measure_healthz(host, port, requests, threads):
+    latencies, errors = [], []
+    per_thread = [requests // threads + (i < requests % threads) for i in range(threads)]
+
+    def work(index):
+        session = Session(host, port)
+        for _ in range(per_thread[index]):
+            timed(lambda: session.request("GET", "/healthz"), latencies, errors)
+
+    return summary(requests, run_threads(threads, work), latencies, errors)
+
+
+def measure_moves(host, port, sessions, moves, threads):
+    """Each session starts a seeded game, then moves round the four directions."""
+    latencies, errors = [], []
+    played = []
+
+    def work(index):
+        for number in range(index, sessions, threads):
+            session = Session(host, port)
+            session.request("POST", "/api/game", {"seed": number})
+            count = 0
+            for step in range(moves):
+                state = timed(lambda: session.request("POST", "/api/game/moves", {"direction": DIRECTIONS[step % 4]}), latencies, errors)
+                count += state is not None
+                if state and state["over"]:
+                    session.request("POST", "/api/game", {"seed": number + step})
+            played.append(count)
+
+    elapsed = run_threads(threads, work)
+    return summary(sum(played), elapsed, latencies, errors)
+
+
+def summary(requests, elapsed, latencies, errors):
+    ordered = sorted(latencies) or [0.0]
+    return {
+        "requests": requests,
+        "seconds": round(elapsed, 3),
+        "per_second": round(requests / elapsed, 1) if elapsed else 0.0,
+        "p50_ms": round(statistics.median(ordered) * 1000, 2),
+        "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 2),
+        "errors": len(errors),
+        "first_errors": errors[:3],
+    }
+
+
+def run_load(url, sessions, moves, threads):
+    host, port = urlsplit(url).hostname, urlsplit(url).port
+    healthz = measure_healthz(host, port, sessions * moves, threads)
+    moved = measure_moves(host, port, sessions, moves, threads)
+    return {"healthz": healthz, "moves": moved, "ratio": round(moved["per_second"] / healthz["per_second"], 3)}
+
+
+def report(result, label):
+    lines = [f"load: {label}"]
+    for name in ("moves", "healthz"):
+        row = result[name]
+        lines.append(
+            f"  {name:8} {row['requests']:6d} requests in {row['seconds']:7.2f} s = {row['per_second']:8.1f}/s"
+            f"  p50 {row['p50_ms']:7.2f} ms  p99 {row['p99_ms']:7.2f} ms  errors {row['errors']}"
+        )
+        for error in row["first_errors"]:
+            lines.append(f"           e.g. {error}")
+    lines.append(f"  moves/s is {result['ratio']:.0%} of healthz/s")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", help="benchmark this running server instead of starting one")
+    parser.add_argument("--sessions", type=int, default=40)
+    parser.add_argument("--moves", type=int, default=50)
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers when starting a server")
+    parser.add_argument("--store", choices=("cachelib", "redis"), default="cachelib")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    args = parser.parse_args(argv)
+
+    with ExitStack() as stack:
+        url = args.url or stack.enter_context(start_server(args.store, args.workers))
+        result = run_load(url, args.sessions, args.moves, args.threads)
+    label = args.url or f"gunicorn x{args.workers} workers, {args.store} store, {args.threads} client threads"
+    print(json.dumps(result, indent=2) if args.json else report(result, label))
+    return result
+
+
+@contextmanager
+def start_server(store, workers):
+    """gunicorn (and redis-server when asked) on free loopback ports, for the run only."""
+    from tests.servers import gunicorn_server, redis_server
+
+    with ExitStack() as stack:
+        env = {"FLASK_RATELIMIT_ENABLED": "false"}
+        if store == "redis":
+            redis = stack.enter_context(redis_server())
+            env |= {"FLASK_SESSION_TYPE": "redis", "FLASK_REDIS_URL": redis.url}
+        yield stack.enter_context(gunicorn_server(env=env, args=["--workers", str(workers)])).url
+
+
+if __name__ == "__main__":
+    main()
