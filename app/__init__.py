@@ -28,6 +28,9 @@ DEFAULTS = {
     "TRUSTED_PROXIES": 0,
     # Per client address; fast human play and fast auto-play stay far below it.
     "API_RATE_LIMIT": "40 per second; 1500 per minute",
+    # Per session: fast auto-play asks about five hints a second.
+    "HINT_RATE_LIMIT": "10 per second; 400 per minute",
+    "SOLVER_BUDGET_MS": 100,
 }
 
 
@@ -50,10 +53,10 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = secret.load_or_create(app.instance_path)
     store.init_app(app)
     errors.init_app(app)
-    security.init_app(app, api_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(health_bp)
+    security.init_app(app, api_bp)
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_prefix=proxies)

@@ -3,8 +3,9 @@
 import json
 import secrets
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 
+from . import hints
 from .engine import DIRECTIONS, Game, GameFinished, InvalidState
 from .errors import ApiError
 from .store import game_key, game_store
@@ -75,6 +76,20 @@ def keep_playing():
             raise ApiError(409, "cannot_keep_playing", str(refused), state=game.to_state()) from None
         slot.save(game)
     return game.to_state()
+
+
+@bp.get("/game/hint")
+def hint():
+    """The solver's move for the current game; one search per session at a time."""
+    key = game_key()
+    store = game_store()
+    with store.slot(key) as slot:
+        game = existing_game(slot)
+    if game.over or game.waiting:
+        raise ApiError(409, "game_finished", "the game is finished: there is nothing to hint", state=game.to_state())
+    with store.exclusive(f"hint:{key}"):
+        suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]))
+    return suggestion.to_dict()
 
 
 def existing_game(slot):

@@ -2,7 +2,7 @@
 
 from urllib.parse import urlsplit
 
-from flask import current_app, request
+from flask import current_app, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -34,10 +34,17 @@ def init_app(app, api_blueprint):
     tests do, never share counters.
     """
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"] or "memory://")
-    limiter = Limiter(get_remote_address, app=app)
+    limiter = app.extensions["rate_limiter"] = Limiter(get_remote_address, app=app)
     limiter.limit(lambda: current_app.config["API_RATE_LIMIT"])(api_blueprint)
+    app.view_functions["api.hint"] = limiter.limit(
+        lambda: current_app.config["HINT_RATE_LIMIT"], key_func=session_or_address, override_defaults=False
+    )(app.view_functions["api.hint"])
     app.before_request(refuse_cross_site_writes)
     app.after_request(add_security_headers)
+
+
+def session_or_address():
+    return session.get("game_key") or get_remote_address()
 
 
 def refuse_cross_site_writes():

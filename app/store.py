@@ -156,6 +156,12 @@ class GameStore:
         with self.backend.lock(key, self.lock_timeout):
             yield GameSlot(self.backend, key, self.ttl)
 
+    @contextmanager
+    def exclusive(self, name):
+        """Run something once at a time per name, refusing (SessionBusy) rather than queueing."""
+        with self.backend.lock(name, timeout=0):
+            yield
+
     def ping(self):
         self.backend.ping()
 

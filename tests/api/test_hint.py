@@ -1,0 +1,80 @@
+"""GET /api/game/hint: the solver's move for the session's game."""
+
+import random
+
+import pytest
+
+from app import create_app
+from app.engine import Game, move, pack
+from app.store import game_store
+
+
+def seeded_positions(count):
+    """Mid-game positions reached by random play from seeded games."""
+    rng = random.Random(5)
+    positions = []
+    for seed in range(count):
+        game = Game.new(seed)
+        for _ in range(rng.randrange(10, 120)):
+            if game.over:
+                break
+            game.play(rng.choice(["up", "down", "left", "right"]))
+        if not game.over:
+            positions.append(game.to_state())
+    return positions
+
+
+def restore(client, state, **fields):
+    return client.put("/api/game", json={k: v for k, v in state.items() if k != "over"} | fields)
+
+
+@pytest.mark.parametrize("position", seeded_positions(8))
+def test_the_hint_is_a_move_that_changes_the_board_within_the_budget(client, position):
+    restore(client, position, won=False, keep_playing=False)
+    reply = client.get("/api/game/hint")
+    assert reply.status_code == 200
+    hint = reply.get_json()
+    board = pack(position["board"])
+    assert move(board, hint["direction"])[0] != board
+    assert set(hint["scores"]) <= {"up", "down", "left", "right"} and hint["direction"] in hint["scores"]
+    assert hint["depth"] >= 1 and 0 < hint["ms"] < 100 * 5  # the default budget, generously
+
+
+def test_the_only_valid_move_is_the_hint(client):
+    only_left = [[0, 2, 4, 8], [2, 4, 8, 16], [4, 8, 16, 32], [8, 16, 32, 64]]
+    restore(client, {"board": only_left, "score": 0, "won": False, "keep_playing": False, "moves": 0})
+    assert client.get("/api/game/hint").get_json()["direction"] in {"left", "up"}
+
+
+def test_no_game_is_404_and_finished_games_are_409(client):
+    assert client.get("/api/game/hint").status_code == 404
+    dead = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
+    restore(client, {"board": dead, "score": 0, "won": False, "keep_playing": False, "moves": 0})
+    assert client.get("/api/game/hint").status_code == 409
+    won = [[2048, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    restore(client, {"board": won, "score": 20000, "won": True, "keep_playing": False, "moves": 900})
+    waiting = client.get("/api/game/hint")
+    assert waiting.status_code == 409 and waiting.get_json()["state"]["won"] is True
+
+
+def test_one_hint_per_session_at_a_time(app, client):
+    client.get("/api/game")
+    with app.test_request_context():
+        store = game_store()
+    with client.session_transaction() as session:
+        key = session["game_key"]
+    with store.exclusive(f"hint:{key}"):
+        busy = client.get("/api/game/hint")
+    assert busy.status_code == 409 and busy.get_json()["error"]["code"] == "busy"
+    assert client.get("/api/game/hint").status_code == 200
+
+
+def test_hints_are_rate_limited_per_session(tmp_path):
+    app = create_app({"INSTANCE_PATH": tmp_path, "HINT_RATE_LIMIT": "2 per minute", "SOLVER_BUDGET_MS": 5})
+    client = app.test_client()
+    client.get("/api/game")
+    statuses = [client.get("/api/game/hint").status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]
+    other = app.test_client()
+    other.get("/api/game")
+    assert other.get("/api/game/hint").status_code == 200  # another session is not held back
