@@ -1,0 +1,58 @@
+"""The pure-Python 2048 engine: rules, packed boards, fast moves and the game.
+
+It knows nothing of the web; the Flask app and the solver build on it.
+"""
+
+from .animation import slide_tiles
+from .board import MAX_EXPONENT, MAX_TILE, ROW_MASK, empty_cells, max_tile, pack, unpack
+from .errors import EngineError, GameFinished, InvalidState, UnknownDirection
+from .game import Game, MoveOutcome
+from .moves import (
+    DIRECTIONS,
+    MOVES,
+    can_move,
+    is_over,
+    move,
+    move_down,
+    move_left,
+    move_right,
+    move_up,
+    transpose,
+    valid_moves,
+)
+from .rules import WIN_TILE, LineSlide, has_equal_neighbours, slide_line
+from .spawn import spawn, start_board
+
+__all__ = [
+    "DIRECTIONS",
+    "MAX_EXPONENT",
+    "MAX_TILE",
+    "MOVES",
+    "ROW_MASK",
+    "WIN_TILE",
+    "EngineError",
+    "Game",
+    "GameFinished",
+    "InvalidState",
+    "LineSlide",
+    "MoveOutcome",
+    "UnknownDirection",
+    "can_move",
+    "empty_cells",
+    "has_equal_neighbours",
+    "is_over",
+    "max_tile",
+    "move",
+    "move_down",
+    "move_left",
+    "move_right",
+    "move_up",
+    "pack",
+    "slide_line",
+    "slide_tiles",
+    "spawn",
+    "start_board",
+    "transpose",
+    "unpack",
+    "valid_moves",
+]

@@ -1,0 +1,67 @@
+"""Bit packing of a 4x4 board into one Python int.
+
+Cell (r, c) holds an exponent in 5 bits at bit 5 * (4 * r + c): 0 is empty and
+k is the tile 2**k. Five bits are needed because the tile ladder reaches
+2**17 = 131072, which four bits cannot hold. A whole row is then 20 bits, which
+is what the lookup tables are indexed by.
+"""
+
+SIZE = 4
+CELL_BITS = 5
+CELL_MASK = (1 << CELL_BITS) - 1
+ROW_BITS = CELL_BITS * SIZE
+ROW_MASK = (1 << ROW_BITS) - 1
+MAX_EXPONENT = 17
+MAX_TILE = 1 << MAX_EXPONENT
+
+
+def exponent_of(value: int) -> int:
+    """Exponent stored for a tile value; raises ValueError for non-tiles."""
+    if value == 0:
+        return 0
+    k = value.bit_length() - 1
+    if value != 1 << k or not 1 <= k <= MAX_EXPONENT:
+        raise ValueError(f"{value!r} is not a tile value")
+    return k
+
+
+def value_of(exponent: int) -> int:
+    return 1 << exponent if exponent else 0
+
+
+def line_bits(line) -> int:
+    """Pack four exponents into 20 bits, index 0 lowest: a row's table index."""
+    a, b, c, d = line
+    return a | b << CELL_BITS | c << 2 * CELL_BITS | d << 3 * CELL_BITS
+
+
+def cell(board: int, r: int, c: int) -> int:
+    """Exponent at (r, c)."""
+    return (board >> (CELL_BITS * (SIZE * r + c))) & CELL_MASK
+
+
+def pack(grid) -> int:
+    """Board from a 4x4 list of tile values (0 = empty)."""
+    return sum(
+        exponent_of(grid[r][c]) << (CELL_BITS * (SIZE * r + c))
+        for r in range(SIZE)
+        for c in range(SIZE)
+    )
+
+
+def unpack(board: int) -> list[list[int]]:
+    """4x4 list of tile values (0 = empty)."""
+    return [[value_of(cell(board, r, c)) for c in range(SIZE)] for r in range(SIZE)]
+
+
+def exponent_grid(board: int) -> list[list[int]]:
+    return [[cell(board, r, c) for c in range(SIZE)] for r in range(SIZE)]
+
+
+def empty_cells(board: int) -> list[tuple[int, int]]:
+    return [(r, c) for r in range(SIZE) for c in range(SIZE) if not cell(board, r, c)]
+
+
+def max_tile(board: int) -> int:
+    """Largest tile value on the board (0 for an empty board)."""
+    return value_of(max(cell(board, r, c) for r in range(SIZE) for c in range(SIZE)))

@@ -1,0 +1,17 @@
+"""The engine's exceptions, so callers can tell a refused request from a bug."""
+
+
+class EngineError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class InvalidState(EngineError, ValueError):
+    """A stored or submitted game state that is not a possible game."""
+
+
+class UnknownDirection(EngineError, ValueError):
+    """A move direction other than up, down, left or right."""
+
+
+class GameFinished(EngineError):
+    """The game cannot take this action now: it is over, or waits for keep-playing."""

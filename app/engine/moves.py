@@ -1,0 +1,140 @@
+"""Whole-board moves on packed boards: the hot path of the game and the solver.
+
+Left and right replace each 20-bit row by its table entry. Up and down first
+transpose the board (its columns become rows, via a table) and then look those
+rows up in tables whose results are already laid out as columns, so no move
+walks single cells.
+"""
+
+from .board import ROW_MASK, empty_cells, exponent_grid
+from .rules import has_equal_neighbours
+from .tables import (
+    DOWN_COLUMN,
+    GAIN_LEFT,
+    GAIN_RIGHT,
+    LEFT,
+    RIGHT,
+    TRANSPOSE_COLUMN,
+    UP_COLUMN,
+)
+
+DIRECTIONS = ("up", "down", "left", "right")
+
+
+def _transposer(table):
+    """Function that looks each row of a board up and puts the result in column r."""
+
+    def lookup(board: int) -> int:
+        return (
+            table[board & ROW_MASK]
+            | table[board >> 20 & ROW_MASK] << 5
+            | table[board >> 40 & ROW_MASK] << 10
+            | table[board >> 60] << 15
+        )
+
+    return lookup
+
+
+transpose = _transposer(TRANSPOSE_COLUMN)
+"""Swap rows and columns: cell (r, c) goes to (c, r)."""
+
+
+def _horizontal(table, gains):
+    """Unscored and scored move that replaces each row by its row-table entry."""
+
+    def slide(board: int) -> int:
+        return (
+            table[board & ROW_MASK]
+            | table[board >> 20 & ROW_MASK] << 20
+            | table[board >> 40 & ROW_MASK] << 40
+            | table[board >> 60] << 60
+        )
+
+    def scored(board: int) -> tuple[int, int]:
+        a, b, c, d = board & ROW_MASK, board >> 20 & ROW_MASK, board >> 40 & ROW_MASK, board >> 60
+        return (
+            table[a] | table[b] << 20 | table[c] << 40 | table[d] << 60,
+            gains[a] + gains[b] + gains[c] + gains[d],
+        )
+
+    return slide, scored
+
+
+def _vertical(table, gains):
+    """Unscored and scored move of columns: slide the transposed rows into column layout.
+
+    The transpose is written out in both functions: a call would cost ~10%.
+    """
+    flip = TRANSPOSE_COLUMN
+
+    def slide(board: int) -> int:
+        t = (
+            flip[board & ROW_MASK]
+            | flip[board >> 20 & ROW_MASK] << 5
+            | flip[board >> 40 & ROW_MASK] << 10
+            | flip[board >> 60] << 15
+        )
+        return (
+            table[t & ROW_MASK]
+            | table[t >> 20 & ROW_MASK] << 5
+            | table[t >> 40 & ROW_MASK] << 10
+            | table[t >> 60] << 15
+        )
+
+    def scored(board: int) -> tuple[int, int]:
+        t = (
+            flip[board & ROW_MASK]
+            | flip[board >> 20 & ROW_MASK] << 5
+            | flip[board >> 40 & ROW_MASK] << 10
+            | flip[board >> 60] << 15
+        )
+        a, b, c, d = t & ROW_MASK, t >> 20 & ROW_MASK, t >> 40 & ROW_MASK, t >> 60
+        return (
+            table[a] | table[b] << 5 | table[c] << 10 | table[d] << 15,
+            gains[a] + gains[b] + gains[c] + gains[d],
+        )
+
+    return slide, scored
+
+
+move_left, _scored_left = _horizontal(LEFT, GAIN_LEFT)
+move_right, _scored_right = _horizontal(RIGHT, GAIN_RIGHT)
+move_up, _scored_up = _vertical(UP_COLUMN, GAIN_LEFT)
+move_down, _scored_down = _vertical(DOWN_COLUMN, GAIN_RIGHT)
+
+MOVES = {"up": move_up, "down": move_down, "left": move_left, "right": move_right}
+"""Unscored move per direction, for the solver."""
+
+_SCORED = {"up": _scored_up, "down": _scored_down, "left": _scored_left, "right": _scored_right}
+
+
+def move(board: int, direction: str) -> tuple[int, int]:
+    """(board after sliding, points gained). The board is unchanged for an invalid move."""
+    try:
+        scored = _SCORED[direction]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown direction {direction!r}; expected one of {DIRECTIONS}") from None
+    return scored(board)
+
+
+def valid_moves(board: int) -> list[str]:
+    """Directions that change the board."""
+    return [d for d in DIRECTIONS if MOVES[d](board) != board]
+
+
+def can_move(board: int) -> bool:
+    return (
+        move_left(board) != board
+        or move_right(board) != board
+        or move_up(board) != board
+        or move_down(board) != board
+    )
+
+
+def is_over(board: int) -> bool:
+    """Full board with no neighbours that could merge.
+
+    For any board holding at least one tile this is the same as ``not can_move``;
+    an empty board is neither over nor movable (it never occurs in a game).
+    """
+    return not empty_cells(board) and not has_equal_neighbours(exponent_grid(board))

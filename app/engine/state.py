@@ -1,0 +1,105 @@
+"""Strict validation of game states coming from JSON (clients or the server's store).
+
+Anything malformed raises InvalidState with a message a person can act on, and
+nothing else: callers may pass arbitrary decoded JSON.
+"""
+
+from .board import MAX_TILE, SIZE, exponent_of, max_tile, pack
+from .errors import InvalidState
+from .rules import WIN_TILE
+
+STATE_KEYS = frozenset({"board", "score", "won", "keep_playing", "moves"})
+OPTIONAL_KEYS = frozenset({"over"})  # accepted for round trips, always recomputed
+MAX_COUNT = 2**53  # JSON numbers stay exact below this
+SEED_LIMIT = 2**63
+
+
+def _shown(value) -> str:
+    """repr for an error message, cut short so a huge input cannot flood logs."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int with more digits than Python will print
+        return "a number too long to show"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_keys(state, required: frozenset) -> None:
+    if not isinstance(state, dict):
+        raise InvalidState(f"a game state must be an object, got {type(state).__name__}")
+    missing = required - state.keys()
+    if missing:
+        raise InvalidState(f"missing keys: {', '.join(sorted(missing))}")
+    extra = state.keys() - required - OPTIONAL_KEYS
+    if extra:
+        raise InvalidState(f"unexpected keys: {', '.join(sorted(map(_shown, extra)))}")
+
+
+def _check_count(name: str, value) -> int:
+    if not _is_int(value) or not 0 <= value < MAX_COUNT:
+        raise InvalidState(f"{name} must be a whole number from 0 to 2**53 - 1, got {_shown(value)}")
+    return value
+
+
+def _check_bool(name: str, value) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidState(f"{name} must be true or false, got {_shown(value)}")
+    return value
+
+
+def _is_tile(value) -> bool:
+    if not _is_int(value):
+        return False
+    try:
+        exponent_of(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _check_board(board) -> int:
+    if not isinstance(board, list) or len(board) != SIZE:
+        raise InvalidState("board must be a list of 4 rows")
+    for r, row in enumerate(board):
+        if not isinstance(row, list) or len(row) != SIZE:
+            raise InvalidState(f"board row {r} must be a list of 4 cells")
+        for c, value in enumerate(row):
+            if not _is_tile(value):
+                raise InvalidState(
+                    f"board cell ({r}, {c}) must be 0 or a power of two from 2 to {MAX_TILE},"
+                    f" got {_shown(value)}"
+                )
+    packed = pack(board)
+    if not packed:
+        raise InvalidState("board must hold at least one tile")
+    return packed
+
+
+def check_seed(seed) -> int:
+    if not _is_int(seed) or not 0 <= seed < SEED_LIMIT:
+        raise InvalidState(f"seed must be a whole number from 0 to 2**63 - 1, got {_shown(seed)}")
+    return seed
+
+
+def parse_state(state, *, with_seed: bool = False) -> dict:
+    """Validated Game fields (board packed) from a state, or a record if ``with_seed``."""
+    _check_keys(state, (STATE_KEYS | {"seed"}) if with_seed else STATE_KEYS)
+    fields = {
+        "board": _check_board(state["board"]),
+        "score": _check_count("score", state["score"]),
+        "won": _check_bool("won", state["won"]),
+        "keep_playing": _check_bool("keep_playing", state["keep_playing"]),
+        "moves": _check_count("moves", state["moves"]),
+    }
+    if "over" in state:
+        _check_bool("over", state["over"])
+    if fields["keep_playing"] and not fields["won"]:
+        raise InvalidState("keep_playing can only be true once the game is won")
+    if max_tile(fields["board"]) >= WIN_TILE and not fields["won"]:
+        raise InvalidState(f"a board with a {WIN_TILE} tile or more must be won")
+    if with_seed:
+        fields["seed"] = check_seed(state["seed"])
+    return fields

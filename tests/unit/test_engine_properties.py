@@ -1,0 +1,137 @@
+"""Properties of the packed-table moves, checked against the readable rule."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.engine import (
+    DIRECTIONS,
+    MOVES,
+    can_move,
+    is_over,
+    move,
+    pack,
+    slide_line,
+    slide_tiles,
+    transpose,
+    unpack,
+    valid_moves,
+)
+from app.engine.board import exponent_grid
+
+# Mostly empty cells and small tiles, so that merges and full boards are common.
+exponents = st.one_of(st.just(0), st.integers(1, 3), st.integers(0, 17))
+grids = st.lists(st.lists(exponents, min_size=4, max_size=4), min_size=4, max_size=4)
+boards = grids.map(lambda g: pack([[1 << e if e else 0 for e in row] for row in g]))
+directions = st.sampled_from(DIRECTIONS)
+
+
+def reference_move(board: int, direction: str) -> tuple[int, int]:
+    """Move computed cell by cell: slide_line on each line of the unpacked grid."""
+    grid = exponent_grid(board)
+    if direction in ("up", "down"):
+        grid = [list(col) for col in zip(*grid)]
+    if direction in ("right", "down"):
+        grid = [row[::-1] for row in grid]
+    slides = [slide_line(tuple(row)) for row in grid]
+    result = [list(s.cells) for s in slides]
+    if direction in ("right", "down"):
+        result = [row[::-1] for row in result]
+    if direction in ("up", "down"):
+        result = [list(col) for col in zip(*result)]
+    values = [[1 << e if e else 0 for e in row] for row in result]
+    return pack(values), sum(s.gained for s in slides)
+
+
+def lines_towards(board: int, direction: str) -> list[list[int]]:
+    """Lines of a board, each listed from the edge a move in ``direction`` goes to."""
+    grid = unpack(board)
+    if direction in ("up", "down"):
+        grid = [list(col) for col in zip(*grid)]
+    if direction in ("right", "down"):
+        grid = [row[::-1] for row in grid]
+    return grid
+
+
+def has_equal_neighbours_in_line(line: list[int]) -> bool:
+    tiles = [value for value in line if value]
+    return any(a == b < 131072 for a, b in zip(tiles, tiles[1:]))
+
+
+def mirror(board: int) -> int:
+    return pack([row[::-1] for row in unpack(board)])
+
+
+def tile_sum(board: int) -> int:
+    return sum(map(sum, unpack(board)))
+
+
+@given(boards, directions)
+def test_table_move_matches_the_readable_rule(board, direction):
+    assert move(board, direction) == reference_move(board, direction)
+    assert MOVES[direction](board) == reference_move(board, direction)[0]
+
+
+@given(boards, directions)
+def test_animation_tiles_rebuild_the_moved_board(board, direction):
+    moved, gained = move(board, direction)
+    tiles = slide_tiles(board, direction)
+    grid = [[0] * 4 for _ in range(4)]
+    for tile in tiles:
+        grid[tile["row"]][tile["col"]] = tile["value"]
+        sources = [unpack(board)[r][c] for r, c in tile["from"]]
+        assert sum(sources) == tile["value"]
+    assert pack(grid) == moved
+    assert gained == sum(t["value"] for t in tiles if len(t["from"]) == 2)
+
+
+@given(boards, directions)
+def test_a_slide_keeps_the_sum_of_tiles(board, direction):
+    assert tile_sum(move(board, direction)[0]) == tile_sum(board)
+
+
+@given(boards)
+def test_left_of_mirror_is_mirror_of_right(board):
+    assert move(mirror(board), "left") == (mirror(move(board, "right")[0]), move(board, "right")[1])
+
+
+@given(boards)
+def test_transpose_swaps_rows_and_columns(board):
+    assert unpack(transpose(board)) == [list(col) for col in zip(*unpack(board))]
+    assert transpose(transpose(board)) == board
+
+
+@given(boards)
+def test_vertical_moves_are_transposed_horizontal_moves(board):
+    assert MOVES["up"](board) == transpose(MOVES["left"](transpose(board)))
+    assert MOVES["down"](board) == transpose(MOVES["right"](transpose(board)))
+    assert move(board, "up")[1] == move(transpose(board), "left")[1]
+
+
+def tile_count(board: int) -> int:
+    return sum(1 for row in unpack(board) for value in row if value)
+
+
+@given(boards, directions)
+def test_after_a_move_the_same_move_can_only_merge(board, direction):
+    # Not "changes nothing": 2 2 4 _ left gives 4 4 _ _, which merges again.
+    once, _ = move(board, direction)
+    twice, gained = move(once, direction)
+    if twice != once:
+        assert gained > 0
+        assert tile_count(twice) < tile_count(once)
+    assert all(line == sorted(line, key=lambda t: not t) for line in lines_towards(once, direction))
+
+
+@given(boards, directions)
+def test_without_equal_neighbours_the_same_move_changes_nothing(board, direction):
+    once, _ = move(board, direction)
+    if not any(map(has_equal_neighbours_in_line, lines_towards(once, direction))):
+        assert move(once, direction) == (once, 0)
+
+
+@given(boards)
+def test_over_exactly_when_no_move_is_valid(board):
+    if board:  # the empty board is neither over nor movable
+        assert is_over(board) == (not can_move(board))
+    assert can_move(board) == bool(valid_moves(board))
+    assert valid_moves(board) == [d for d in DIRECTIONS if move(board, d)[0] != board]
