@@ -19,9 +19,11 @@ import os
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -59,9 +61,8 @@ def wait_until(predicate, timeout, interval=0.05, message="condition"):
         time.sleep(interval)
 
 
-def child_pids(pid):
-    """The direct children of ``pid`` (e.g. a gunicorn master's workers), from /proc."""
-    children = []
+def _proc_stats():
+    """(pid, state, ppid, pgrp) of every process, from /proc."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -69,11 +70,19 @@ def child_pids(pid):
             stat = (entry / "stat").read_text()
         except OSError:
             continue
-        # pid (comm) state ppid ...; comm may contain spaces or parentheses.
+        # pid (comm) state ppid pgrp ...; comm may contain spaces or parentheses.
         fields = stat[stat.rfind(")") + 2 :].split()
-        if len(fields) > 1 and int(fields[1]) == pid:
-            children.append(int(entry.name))
-    return sorted(children)
+        yield int(entry.name), fields[0], int(fields[1]), int(fields[2])
+
+
+def child_pids(pid):
+    """The live direct children of ``pid`` (e.g. a gunicorn master's workers)."""
+    return sorted(p for p, state, ppid, _ in _proc_stats() if ppid == pid and state != "Z")
+
+
+def group_pids(pgid):
+    """The live (not zombie) members of process group ``pgid``."""
+    return sorted(p for p, state, _, pgrp in _proc_stats() if pgrp == pgid and state != "Z")
 
 
 def server_env(extra=None):
@@ -159,14 +168,19 @@ class ManagedProcess:
             return None
 
     def kill(self):
-        """SIGKILL the whole process group at once (a crash, an OOM kill)."""
+        """SIGKILL the whole process group at once (a crash, an OOM kill).
+
+        Returns once every member is dead, so that their sockets are closed.
+        """
         if self.popen is None:
             return None
         try:
             os.killpg(self.popen.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        return self.wait(10)
+        code = self.wait(10)
+        wait_until(lambda: not group_pids(self.popen.pid), 10, message=f"{self.name} group gone")
+        return code
 
     def stop(self, timeout=10):
         """SIGTERM to the leader, then SIGKILL to the group; always reaps. Returns the exit code."""
@@ -452,15 +466,137 @@ def game_state(payload):
     return {k: payload[k] for k in STATE_KEYS}
 
 
-def play_move(client, base_url=None):
+def play_move(client, base_url=None, headers=None):
     """Make one move that changes the board (trying each direction); return the answer's JSON.
 
     AssertionError if no direction moves or a request fails.
     """
     for direction in DIRECTIONS:
-        resp = client.post("/api/game/moves", json={"direction": direction}, base_url=base_url)
+        resp = client.post("/api/game/moves", json={"direction": direction}, base_url=base_url, headers=headers)
         assert resp.status == 200, (resp.status, resp.body[:300])
         body = resp.json()
         if body["moved"]:
             return body
     raise AssertionError("no direction moves this game")
+
+
+# --- a DNS stand-in and nginx (for the reverse proxy's real configuration) --------------
+
+
+class FakeDns:
+    """A UDP DNS server on 127.0.0.1 answering A queries from ``records`` (name -> addresses).
+
+    Stands in for Docker's embedded DNS (127.0.0.11) so that nginx's ``resolver``
+    configuration can be exercised; unknown names get NXDOMAIN, other types no answer.
+    """
+
+    def __init__(self, records, ttl=1):
+        self.records = {k.lower().rstrip("."): list(v) for k, v in records.items()}
+        self.ttl = ttl
+        self.queries = []
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self._sock.bind((LOOPBACK, 0))
+        self._sock.settimeout(0.2)
+        self.port = self._sock.getsockname()[1]
+        self._stop = False
+        self._thread = None
+
+    def __enter__(self):
+        self._thread = threading.Thread(target=self._serve, name="fake-dns", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop = True
+        self._thread.join(5)
+        self._sock.close()
+
+    def _serve(self):
+        while not self._stop:
+            try:
+                packet, peer = self._sock.recvfrom(512)
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            try:
+                self._sock.sendto(self._answer(packet), peer)
+            except (OSError, ValueError, IndexError):
+                continue
+
+    def _answer(self, packet):
+        ident, _flags, qdcount = struct.unpack("!HHH", packet[:6])
+        labels, i = [], 12
+        while packet[i]:
+            labels.append(packet[i + 1 : i + 1 + packet[i]].decode("ascii", "replace"))
+            i += 1 + packet[i]
+        qtype, _qclass = struct.unpack("!HH", packet[i + 1 : i + 5])
+        question = packet[12 : i + 5]
+        name = ".".join(labels).lower()
+        self.queries.append((name, qtype))
+        addresses = self.records.get(name)
+        if addresses is None:
+            return struct.pack("!HHHHHH", ident, 0x8183, 1, 0, 0, 0) + question
+        answers = b""
+        if qtype == 1:  # A
+            for address in addresses:
+                answers += struct.pack("!HHHIH", 0xC00C, 1, 1, self.ttl, 4) + socket.inet_aton(address)
+        count = len(addresses) if qtype == 1 else 0
+        return struct.pack("!HHHHHH", ident, 0x8180, 1, count, 0, 0) + question + answers
+
+
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
+
+_NGINX_MAIN = """\
+daemon off;
+master_process off;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log info;
+events {{ worker_connections 256; }}
+http {{
+    access_log {prefix}/access.log;
+    client_body_temp_path {prefix}/tmp/body;
+    proxy_temp_path {prefix}/tmp/proxy;
+    fastcgi_temp_path {prefix}/tmp/fastcgi;
+    uwsgi_temp_path {prefix}/tmp/uwsgi;
+    scgi_temp_path {prefix}/tmp/scgi;
+    include {prefix}/site.conf;
+}}
+"""
+
+
+@contextmanager
+def nginx_proxy(site_conf, port, binary=NGINX, timeout=10):
+    """Run nginx (one process, in the foreground) with ``site_conf`` as its only server.
+
+    ``site_conf`` is the text of a conf.d file (server blocks, resolver, ...) that must
+    listen on 127.0.0.1:``port``. Yields the ManagedProcess; stops it afterwards.
+    """
+    if binary is None:
+        raise RuntimeError("nginx is not installed")
+    with tempfile.TemporaryDirectory(prefix="nginx-") as prefix:
+        (Path(prefix) / "tmp").mkdir()
+        (Path(prefix) / "site.conf").write_text(site_conf)
+        (Path(prefix) / "nginx.conf").write_text(_NGINX_MAIN.format(prefix=prefix))
+        check = subprocess.run([binary, "-e", "stderr", "-p", prefix, "-c", f"{prefix}/nginx.conf", "-t"],
+                               capture_output=True, text=True, timeout=timeout, check=False)
+        if check.returncode != 0:
+            raise RuntimeError(f"nginx -t failed:\n{check.stderr}")
+        process = ManagedProcess([binary, "-e", "stderr", "-p", prefix, "-c", f"{prefix}/nginx.conf"],
+                                 env=server_env(), log_path=Path(prefix) / "stderr.log", name="nginx").start()
+        try:
+            wait_until(lambda: _listening(port) or not process.alive(), timeout, message="nginx listening")
+            if not process.alive():
+                raise RuntimeError(f"nginx exited:\n{process.tail()}")
+            process.prefix = Path(prefix)
+            yield process
+        finally:
+            process.stop()
+
+
+def _listening(port):
+    try:
+        with socket.create_connection((LOOPBACK, port), timeout=0.5):
+            return True
+    except OSError:
+        return False

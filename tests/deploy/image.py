@@ -48,10 +48,13 @@ def env(instance, **extra):
 
 
 @contextmanager
-def server(image_root, instance, port=None, wait_status=200, **extra_env):
-    """The image's CMD run in ``image_root`` (its WORKDIR), until /healthz answers."""
+def server(image_root, instance, port=None, wait_status=200, gunicorn_args="", **extra_env):
+    """The image's CMD run in ``image_root`` (its WORKDIR), until /healthz answers.
+
+    ``gunicorn_args`` are added through GUNICORN_CMD_ARGS, as a user of the image would.
+    """
     port = port or free_port()
-    environment = {"GUNICORN_CMD_ARGS": PID_ACCESS_LOG, **env(instance, **extra_env)}
+    environment = {"GUNICORN_CMD_ARGS": f"{PID_ACCESS_LOG} {gunicorn_args}".strip(), **env(instance, **extra_env)}
     with gunicorn_server(argv=cmd(port), port=port, env=environment, cwd=image_root,
                          wait_status=wait_status) as running:
         yield running

@@ -1,0 +1,89 @@
+"""deploy/nginx.conf, run by a real nginx in front of two replicas configured like compose's.
+
+Only loopback: a stand-in for Docker's DNS answers "app" with 127.0.0.1, and both
+replicas listen on the same 127.0.0.1 port (gunicorn --reuse-port) so that the
+kernel spreads nginx's connections over them, as Docker's DNS answers spread them
+over the replicas' addresses.
+"""
+
+import re
+from contextlib import ExitStack
+
+import pytest
+
+from tests.servers import NGINX, FakeDns, HttpClient, free_port, game_state, nginx_proxy, play_move, redis_server, \
+    wait_until
+
+from . import compose, image
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian package nginx)"),
+]
+SECRET = "another-shared-test-secret-key-of-32-characters-or-more"
+
+
+def site_conf(dns_port, proxy_port, app_port):
+    """deploy/nginx.conf with Docker's DNS, port 80 and app:8000 moved to loopback ports."""
+    text = compose.NGINX_CONF.read_text()
+    for pattern, replacement in (
+        (r"resolver 127\.0\.0\.11\b", f"resolver 127.0.0.1:{dns_port}"),
+        (r"listen 80\b", f"listen 127.0.0.1:{proxy_port}"),
+        (r"http://app:8000\b", f"http://app:{app_port}"),
+    ):
+        text, count = re.subn(pattern, replacement, text)
+        assert count == 1, f"deploy/nginx.conf should have exactly one {pattern!r}"
+    return text
+
+
+def compose_app_env(redis_url):
+    """The app service's environment from compose.yaml, its variables set as a user would."""
+    env = compose.environment(compose.load()["services"]["app"])
+    env = {k: compose.interpolate(v, {"FLASK_SECRET_KEY": SECRET}) for k, v in env.items()}
+    assert env["FLASK_REDIS_URL"].startswith("redis://redis:")
+    env["FLASK_REDIS_URL"] = redis_url
+    return env
+
+
+def test_proxy_spreads_requests_over_replicas_that_share_redis(image_root, tmp_path):
+    app_port, proxy_port = free_port(), free_port()
+    with ExitStack() as stack:
+        redis = stack.enter_context(redis_server())
+        dns = stack.enter_context(FakeDns({"app": ["127.0.0.1"]}))
+        env = compose_app_env(redis.url)
+        assert env["FLASK_TRUSTED_PROXIES"] == "1"
+        replicas = [
+            stack.enter_context(image.server(image_root, tmp_path / name, port=app_port,
+                                             gunicorn_args="--reuse-port", **env))
+            for name in ("one", "two")
+        ]
+        proxy = stack.enter_context(nginx_proxy(site_conf(dns.port, proxy_port, app_port), proxy_port))
+        url = f"http://127.0.0.1:{proxy_port}"
+        client = HttpClient(url)
+        # What a browser sends with a write from the game page.
+        browser = {"Origin": url, "Sec-Fetch-Site": "same-origin"}
+
+        wait_until(lambda: client.get("/healthz").status == 200 and all(
+            image.served_by(r.log(), "/healthz") for r in replicas), 15, message="both replicas behind the proxy")
+        assert ("app", 1) in dns.queries, "nginx resolves the app service through the resolver"
+
+        created = client.post("/api/game", json={"seed": 11}, headers=browser)
+        assert created.status == 201, created.body[:300]
+        for _ in range(12):
+            state = game_state(play_move(client, headers=browser))
+            assert game_state(client.get("/api/game").json()) == state
+        served = [image.served_by(r.log()) for r in replicas]
+        assert all(served), f"both replicas serve the game: {[len(s) for s in served]} requests"
+
+        # The proxy replaces forwarded headers: a client cannot pass for another host.
+        spoofed = client.post("/api/game", json={"seed": 1},
+                              headers={"Origin": "http://evil.example", "X-Forwarded-Host": "evil.example"})
+        assert spoofed.status == 403, spoofed.body[:300]
+
+        # A replica dies: the game goes on through the other.
+        replicas[0].kill()
+        for _ in range(4):
+            resp = client.get("/api/game")
+            assert resp.status == 200 and game_state(resp.json()) == state, (proxy.prefix / "error.log").read_text()[-3000:]
+            state = game_state(play_move(client, headers=browser))
+        assert proxy.alive()

@@ -1,0 +1,120 @@
+"""Scale-out as compose runs it: app processes that share nothing but a real redis-server.
+
+Each app process runs the image's CMD with FLASK_SESSION_TYPE=redis, its own (empty)
+instance folder and the same FLASK_SECRET_KEY, like the compose replicas.
+"""
+
+import time
+from contextlib import ExitStack
+
+import pytest
+
+from tests.servers import HttpClient, game_state, play_move, redis_server, wait_until
+
+from . import image
+
+pytestmark = pytest.mark.slow
+
+SECRET = "a-shared-test-secret-key-of-at-least-32-characters"
+
+
+@pytest.fixture
+def redis():
+    with redis_server() as server:
+        yield server
+
+
+def replica(stack, image_root, tmp_path, redis, name, **kw):
+    instance = tmp_path / name
+    return stack.enter_context(
+        image.server(image_root, instance, FLASK_SESSION_TYPE="redis", FLASK_REDIS_URL=redis.url,
+                     FLASK_SECRET_KEY=SECRET, WEB_CONCURRENCY=2, **kw)
+    )
+
+
+def test_replicas_share_games_and_survive_a_killed_one(image_root, tmp_path, redis):
+    with ExitStack() as stack:
+        one = replica(stack, image_root, tmp_path, redis, "one")
+        two = replica(stack, image_root, tmp_path, redis, "two")
+        client = HttpClient()
+
+        created = client.post("/api/game", json={"seed": 99}, base_url=one.url)
+        assert created.status == 201
+        state = game_state(created.json())
+        # A balancer without sticky sessions: every request may land on any replica.
+        for turn in range(6):
+            here, there = (one, two) if turn % 2 else (two, one)
+            state = game_state(play_move(client, base_url=here.url))
+            seen = client.get("/api/game", base_url=there.url)
+            assert seen.status == 200 and seen.json()["created"] is False
+            assert game_state(seen.json()) == state
+        assert state["moves"] == 6
+
+        # A replica crashes (SIGKILL to its whole process group): the other carries on.
+        one.kill()
+        seen = client.get("/api/game", base_url=two.url)
+        assert seen.status == 200 and seen.json()["created"] is False
+        assert game_state(seen.json()) == state
+        for _ in range(3):
+            state = game_state(play_move(client, base_url=two.url))
+        assert state["moves"] == 9
+        assert game_state(client.get("/api/game", base_url=two.url).json()) == state
+
+    # Nothing of the game was kept on the replicas' own disks.
+    for name in ("one", "two"):
+        assert not (tmp_path / name / "sessions").exists()
+        assert not (tmp_path / name / "secret_key").exists()
+
+
+def assert_store_unavailable(resp):
+    assert resp.status == 503, (resp.status, resp.body[:300])
+    assert resp.content_type.startswith("application/json"), resp.content_type
+    assert resp.json()["error"]["code"] == "store_unavailable"
+
+
+def test_redis_outage_is_a_503_and_the_app_recovers_by_itself(image_root, tmp_path, redis):
+    with ExitStack() as stack:
+        app = replica(stack, image_root, tmp_path, redis, "app")
+        client = HttpClient(app.url, timeout=10)
+        assert client.post("/api/game", json={"seed": 5}).status == 201
+        for _ in range(3):
+            state = game_state(play_move(client))
+        redis.save()  # compose's Redis keeps its data on a volume; here, a dump.rdb
+        redis.stop()
+
+        for _ in range(4):  # several requests, so that both workers see the outage
+            started = time.monotonic()
+            assert_store_unavailable(client.post("/api/game/moves", json={"direction": "left"}))
+            assert_store_unavailable(client.get("/api/game"))
+            health = client.get("/healthz")
+            assert time.monotonic() - started < 8, "an outage must not hang requests"
+            assert health.status == 503
+        assert image.run_healthcheck(app.port) != 0
+
+        redis.start()  # same port, same data
+        wait_until(lambda: client.get("/healthz").status == 200, 15, interval=0.2,
+                   message="/healthz back to 200 after Redis restarted")
+        assert image.run_healthcheck(app.port) == 0
+        for _ in range(4):
+            seen = client.get("/api/game")
+            assert seen.status == 200 and seen.json()["created"] is False
+            assert game_state(seen.json()) == state
+        for _ in range(3):
+            state = game_state(play_move(client))
+        assert state["moves"] == 6
+
+
+def test_app_started_before_redis_waits_for_it(image_root, tmp_path, redis):
+    redis.stop()
+    with ExitStack() as stack:
+        # It starts and answers, unhealthy, while Redis is still down...
+        app = replica(stack, image_root, tmp_path, redis, "app", wait_status=None)
+        client = HttpClient(app.url)
+        assert client.get("/healthz").status == 503
+        assert_store_unavailable(client.post("/api/game", json={"seed": 3}))
+        # ...and becomes healthy as soon as Redis answers.
+        redis.start()
+        wait_until(lambda: client.get("/healthz").status == 200, 15, interval=0.2,
+                   message="/healthz 200 once Redis is up")
+        assert client.post("/api/game", json={"seed": 3}).status == 201
+        play_move(client)
