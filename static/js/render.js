@@ -1,7 +1,9 @@
 // Everything the player sees: tiles and their animations, scores, overlay, notices.
 
 const SLIDE_MS = 100; // tile slide, as the original
-const POP_MS = 200;   // merge pop / new tile appear, after the slide
+// Tiles merged away stay under the merged tile until its pop (200ms, after the slide) has
+// grown it past full size, so the cell never looks empty.
+const COVERED_MS = 100;
 
 export function reducedMotion() {
   return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -31,7 +33,7 @@ export class BoardView {
     this.finish();
     if (animation && this.animate(animation) && this.matches(board)) {
       if (this.leaving.size) {
-        this.timer = setTimeout(() => this.finish(), reducedMotion() ? 0 : SLIDE_MS + POP_MS);
+        this.timer = setTimeout(() => this.finish(), reducedMotion() ? 0 : SLIDE_MS + COVERED_MS);
       }
       return;
     }

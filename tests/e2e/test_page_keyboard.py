@@ -1,0 +1,99 @@
+"""Keyboard play: every key family, rapid typing through the input queue, keys left alone."""
+
+import random
+
+import pytest
+
+from .helpers import (
+    ALL_KEYS,
+    KEYS,
+    Replay,
+    dom_board,
+    dom_score,
+    install_probe,
+    load,
+    move_requests,
+    probe,
+    replay,
+    seed_game,
+    server_state,
+    wait_idle,
+)
+
+pytestmark = pytest.mark.e2e
+
+# up, left, down, right, left, up: with the seeded spawns every step changes the board
+SEQUENCE = ["up", "left", "down", "right", "left", "up"]
+
+
+@pytest.mark.parametrize("family", sorted(KEYS))
+def test_key_family_moves_the_board_as_the_api_says(page, playwright, base_url, family):
+    key_for = {direction: key for key, direction in KEYS[family].items()}
+    seed_game(page, 11)
+    load(page)
+    reference = Replay(playwright, base_url, 11)
+    try:
+        assert dom_board(page) == reference.state["board"]
+        for direction in SEQUENCE:
+            page.keyboard.press(key_for[direction])
+            wait_idle(page)
+            expected = reference.move(direction)
+            assert dom_board(page) == expected["board"], f"after {key_for[direction]} ({direction})"
+            assert dom_score(page) == expected["score"]
+    finally:
+        reference.close()
+    assert expected["moves"] >= 4  # the keys really moved tiles
+    # mapped keys never scroll the page, though it is taller than the window
+    assert page.evaluate("() => document.documentElement.scrollHeight > window.innerHeight")
+    assert page.evaluate("() => window.scrollY") == 0
+
+
+def test_rapid_typing_is_queued_in_order(page, playwright, base_url):
+    rng = random.Random(2048)
+    keys = [rng.choice(sorted(ALL_KEYS)) for _ in range(30)]
+    directions = [ALL_KEYS[k] for k in keys]
+    install_probe(page, latency_ms=25)  # a little network latency, so presses pile up
+    seed_game(page, 7)
+    load(page)
+
+    for key in keys:
+        page.keyboard.press(key)  # no waiting between presses
+    wait_idle(page, timeout=30_000)
+
+    expected = replay(playwright, base_url, 7, directions)
+    assert dom_board(page) == expected["board"]
+    assert dom_score(page) == expected["score"]
+    assert server_state(page)["board"] == expected["board"]
+    seen = probe(page)
+    assert seen["sent"] == directions  # none dropped, none reordered
+    assert seen["maxInflight"] == 1  # one after another
+    assert seen["pressedWhileInFlight"] >= 10  # the presses really were queued
+
+
+def test_modifiers_and_form_fields_are_left_to_the_browser(page):
+    seed_game(page, 3)
+    load(page)
+    sent = move_requests(page)
+
+    for combo in ["Control+ArrowLeft", "Alt+ArrowRight", "Shift+ArrowUp", "Meta+ArrowDown", "Control+h", "Shift+J"]:
+        page.keyboard.press(combo)
+    page.evaluate(
+        """() => {
+            const input = document.createElement('input');
+            input.id = 'probe-input';
+            input.setAttribute('aria-label', 'probe');
+            document.body.append(input);
+        }"""
+    )
+    page.locator("#probe-input").focus()
+    for key in ["ArrowLeft", "ArrowRight", "a", "d", "h", "l"]:
+        page.keyboard.press(key)
+    assert page.locator("#probe-input").input_value() == "adhl"
+
+    # a mapped key outside the field still moves: the checks above were not vacuous
+    page.locator("#probe-input").blur()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowRight")
+    wait_idle(page)
+    assert [r.post_data_json["direction"] for r in sent] == ["left", "right"]
+    assert dom_board(page) == server_state(page)["board"]

@@ -1,0 +1,193 @@
+"""Layout, markup rules, icons, focus, contrast (axe-core) and the first-load byte budget."""
+
+import json
+import re
+import struct
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from .helpers import load, put_game, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+BUDGET = 60_000  # bytes: HTML + CSS + JS + icons of a first load
+
+ALL_VALUES = [2**n for n in range(1, 17)]  # 2 .. 65536
+LOW = [ALL_VALUES[i : i + 4] for i in range(0, 16, 4)]
+HIGH = [[131072, 65536, 32768, 16384], [8192, 4096, 2048, 1024], [512, 256, 128, 64], [32, 16, 8, 0]]
+
+
+def test_layout_has_every_part(page):
+    load(page)
+    expect(page.locator("h1")).to_have_text("2048")
+    for test_id in ("score", "best-score", "new-game", "board"):
+        expect(page.get_by_test_id(test_id)).to_be_visible()
+    expect(page.locator(".grid-cell")).to_have_count(16)
+    expect(page.locator("#how-to-play")).to_contain_text("How to play")
+    controls = page.locator(".controls")
+    for text in ("Controls", "Arrow keys", "W", "A", "S", "D", "H", "J", "K", "L", "swipe", "New game"):
+        expect(controls).to_contain_text(text)
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert page.locator("button").count() == page.locator("button[type=button]").count()
+
+
+def test_markup_is_csp_clean_and_installable(page):
+    response = page.request.get("/")
+    html = response.text()
+    assert "default-src 'self'" in response.headers.get("content-security-policy", "")
+    assert not re.search(r"\sstyle\s*=", html)
+    assert not re.search(r"\son[a-z]+\s*=", html)
+    for attrs in re.findall(r"<script\b([^>]*)>", html):
+        assert "src=" in attrs or 'type="application/json"' in attrs, attrs
+    assert "user-scalable" not in html and "maximum-scale" not in html
+    assert '<meta name="theme-color"' in html
+    assert 'rel="icon" href="/static/icons/favicon.svg" type="image/svg+xml"' in html
+
+    def png_size(url):
+        r = page.request.get(url)
+        assert r.ok and r.headers["content-type"] == "image/png", url
+        body = r.body()
+        assert body[:8] == b"\x89PNG\r\n\x1a\n"
+        return struct.unpack(">II", body[16:24])
+
+    assert png_size("/static/icons/apple-touch-icon.png") == (180, 180)
+    manifest_response = page.request.get("/static/manifest.webmanifest")
+    assert manifest_response.headers["content-type"].startswith("application/manifest+json")
+    manifest = json.loads(manifest_response.text())
+    assert manifest["display"] == "standalone" and manifest["name"] and manifest["start_url"]
+    sizes = set()
+    for icon in manifest["icons"]:
+        width, height = png_size("/static/" + icon["src"])
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes.add(icon["sizes"])
+    assert {"192x192", "512x512"} <= sizes
+    assert page.request.get("/static/icons/favicon.svg").headers["content-type"].startswith("image/svg+xml")
+
+
+@pytest.mark.parametrize("width, height, board_size", [(1024, 800, 500), (360, 740, 340)])
+def test_board_fits_the_screen(page, width, height, board_size):
+    page.set_viewport_size({"width": width, "height": height})
+    load(page)
+    box = page.get_by_test_id("board").bounding_box()
+    assert round(box["width"]) == round(box["height"]) == board_size
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+TILE_STYLE = """el => {
+  const cs = getComputedStyle(el);
+  return {bg: cs.backgroundColor, color: cs.color, size: parseFloat(cs.fontSize),
+          weight: Number(cs.fontWeight), fits: el.scrollWidth <= el.clientWidth, text: el.textContent};
+}"""
+
+
+def contrast(a, b):
+    def luminance(rgb):
+        channels = [int(x) / 255 for x in re.findall(r"\d+", rgb)[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [1024, 360])
+def test_every_tile_value_has_its_own_colour_fits_and_reads(page, width, scheme):
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": width, "height": 900})
+    colours = {}
+    for board in (LOW, HIGH):
+        put_game(page, board, score=10**6, won=True, keep_playing=True, moves=5000)
+        load(page)
+        for tile in page.locator("[data-testid=board] [data-value]").all():
+            value = int(tile.get_attribute("data-value"))
+            style = tile.locator(".tile-inner").evaluate(TILE_STYLE)
+            assert style["fits"], f"{value} overflows its tile"
+            assert style["text"] == str(value)
+            # axe-core cannot judge text on the tiles (it reports them "incomplete"), so check
+            # WCAG contrast here: 3:1 for large text (24px, or 18.66px bold), else 4.5:1.
+            large = style["size"] >= 24 or (style["size"] >= 18.66 and style["weight"] >= 700)
+            ratio = contrast(style["color"], style["bg"])
+            assert ratio >= (3 if large else 4.5), f"{value}: contrast {ratio:.2f} at {style['size']}px"
+            colours[value] = style["bg"]
+    assert sorted(colours) == ALL_VALUES + [131072]
+    assert len(set(colours.values())) == len(colours)  # every value looks different
+    assert colours[2] == "rgb(238, 228, 218)" and colours[4] == "rgb(237, 224, 200)"
+    assert colours[8] == "rgb(242, 177, 121)" and colours[2048] == "rgb(237, 194, 46)"
+
+
+def test_tab_reaches_new_game_with_a_visible_focus_style(page):
+    load(page)
+    for _ in range(5):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement?.dataset.testid") == "new-game":
+            break
+    else:
+        pytest.fail("Tab never reached the New game button")
+    outline = page.get_by_test_id("new-game").evaluate(
+        "el => ({style: getComputedStyle(el).outlineStyle, width: getComputedStyle(el).outlineWidth})"
+    )
+    assert outline["style"] != "none" and outline["width"] != "0px"
+    page.keyboard.press("Enter")  # and it works from the keyboard
+    wait_idle(page)
+    expect(page.get_by_test_id("score")).to_have_text("0")
+
+
+def serious_violations(page):
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violations(page, scheme):
+    # Reduced motion: the same colours, without waiting for the overlay to fade in.
+    page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+    put_game(page, LOW, score=123456, won=True, keep_playing=True, moves=5000)  # full: game over
+    load(page)
+    expect(page.get_by_test_id("try-again")).to_be_visible()
+    assert serious_violations(page) == []
+    put_game(page, HIGH, score=123456, won=True, keep_playing=True, moves=5000)
+    load(page)
+    expect(page.get_by_test_id("game-message")).to_be_hidden()
+    assert serious_violations(page) == []
+    # the win overlay
+    put_game(page, [[1024, 1024, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]], score=900, moves=90)
+    load(page)
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_test_id("keep-playing")).to_be_visible()
+    wait_idle(page)
+    assert serious_violations(page) == []
+
+
+def test_first_load_fits_the_byte_budget(browser, base_url, console_guard, record_property):
+    context = console_guard.watch(browser.new_context(base_url=base_url))
+    try:
+        page = context.new_page()
+        responses = []
+        page.on("response", lambda response: responses.append(response))
+        page.goto("/")
+        wait_idle(page)
+        page.wait_for_load_state("networkidle")
+        sizes = {}
+        for response in responses:
+            if 300 <= response.status < 400:
+                continue
+            sizes[response.url.removeprefix(base_url)] = len(response.body())
+        # the favicon counts whether or not this browser fetched it
+        sizes.setdefault("/static/icons/favicon.svg", len(page.request.get("/static/icons/favicon.svg").body()))
+        total = sum(sizes.values())
+        record_property("first_load_bytes", total)
+        print(f"\nfirst load: {total} bytes in {len(sizes)} responses")
+        for url, size in sorted(sizes.items(), key=lambda kv: -kv[1]):
+            print(f"  {size:7d}  {url}")
+        assert "/" in sizes and "/static/css/style.css" in sizes and "/static/js/main.js" in sizes
+        assert total <= BUDGET
+    finally:
+        context.close()

@@ -1,0 +1,72 @@
+"""Network trouble and reduced motion: the board always ends equal to the server's."""
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import dom_board, dom_score, install_probe, load, replay, seed_game, server_state, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+KEYS = ["ArrowLeft", "w", "d", "j", "ArrowLeft", "k", "ArrowRight", "s"]
+DIRECTIONS = ["left", "up", "right", "down", "left", "up", "right", "down"]
+
+
+def test_failed_requests_are_retried_and_input_kept(page, playwright, base_url, console_guard):
+    console_guard.allow(r"Failed to load resource")  # the browser's own line for each failure
+    install_probe(page)
+    seed_game(page, 31)
+    load(page)
+
+    # What happens to successive move requests: lost on the way, answered 503 or 429, or
+    # applied by the server with the answer lost (the page must not apply it twice).
+    plan = ["abort", "503", "applied-then-lost", "abort", "429"]
+    outcomes = []
+
+    def flaky(route):
+        step = plan.pop(0) if plan else "pass"
+        outcomes.append(step)
+        if step == "abort":
+            route.abort("internetdisconnected")
+        elif step == "503":
+            route.fulfill(status=503, json={"error": {"code": "store_unavailable", "message": "down"}})
+        elif step == "429":
+            route.fulfill(
+                status=429,
+                headers={"Retry-After": "0"},
+                json={"error": {"code": "rate_limited", "message": "slow down"}},
+            )
+        elif step == "applied-then-lost":
+            route.fetch()  # the server plays the move...
+            route.abort("connectionreset")  # ...and the answer never arrives
+        else:
+            route.continue_()
+
+    page.route("**/api/game/moves", flaky)
+    for key in KEYS:
+        page.keyboard.press(key)
+    notice = page.get_by_test_id("notice")
+    expect(notice).to_be_visible()
+    wait_idle(page, timeout=30_000)
+    expect(notice).to_be_hidden()
+
+    assert outcomes[:5] == ["abort", "503", "applied-then-lost", "abort", "429"]
+    expected = replay(playwright, base_url, 31, DIRECTIONS)
+    assert dom_board(page) == expected["board"]
+    assert dom_score(page) == expected["score"]
+    assert server_state(page)["moves"] == expected["moves"]  # every move applied exactly once
+
+
+def test_reduced_motion_ends_on_the_right_board(page, playwright, base_url):
+    page.emulate_media(reduced_motion="reduce")
+    seed_game(page, 32)
+    load(page)
+    for key in KEYS:
+        page.keyboard.press(key)
+    wait_idle(page)
+    expected = replay(playwright, base_url, 32, DIRECTIONS)
+    assert dom_board(page) == expected["board"]
+    assert dom_score(page) == expected["score"]
+    tile = page.locator("[data-testid=board] [data-value]").first
+    assert tile.evaluate("el => getComputedStyle(el).transitionDuration") == "0s"
+    assert tile.evaluate("el => getComputedStyle(el.firstElementChild).animationName") == "none"
+    assert page.locator(".score-addition").count() == 0

@@ -1,0 +1,117 @@
+"""Win and game-over overlays, and that no move is sent while one is up."""
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import dom_best, dom_board, dom_score, load, move_requests, put_game, server_state, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+# ArrowLeft merges the two 1024s; the rest of the board stays open.
+ONE_MERGE_FROM_WIN = [[1024, 1024, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0]]
+
+# ArrowLeft makes 2048 and leaves a full board with no equal neighbours, whatever spawns.
+WIN_AND_OVER = [
+    [1024, 1024, 8, 16],
+    [32, 64, 128, 256],
+    [8, 16, 32, 64],
+    [32, 64, 128, 256],
+]
+
+# ArrowLeft merges the 64s, the spawn (2 or 4) fills the last cell and nothing can move.
+ONE_MOVE_FROM_OVER = [
+    [2, 4, 8, 16],
+    [4, 8, 16, 32],
+    [2, 4, 8, 16],
+    [64, 64, 256, 512],
+]
+
+
+def overlay_buttons(page):
+    return {
+        name: page.get_by_test_id(name).is_visible()
+        for name in ("keep-playing", "overlay-new-game", "try-again")
+    }
+
+
+def test_win_overlay_then_keep_going(page):
+    put_game(page, ONE_MERGE_FROM_WIN, score=20000, moves=900)
+    load(page)
+    message = page.get_by_test_id("game-message")
+    expect(message).to_be_hidden()
+
+    page.keyboard.press("ArrowLeft")
+    expect(message).to_be_visible()
+    expect(message).to_contain_text("You win!")
+    assert overlay_buttons(page) == {"keep-playing": True, "overlay-new-game": True, "try-again": False}
+    wait_idle(page)
+    assert dom_board(page)[0][0] == 2048
+    assert dom_score(page) == 22048 == dom_best(page)
+    expect(page.locator("#announcer")).to_have_text("You win!")
+
+    sent = move_requests(page)
+    won_board = dom_board(page)
+    page.keyboard.press("ArrowRight")  # not sent while the overlay is up
+    page.keyboard.press("ArrowDown")
+    wait_idle(page)
+    assert sent == []
+    assert dom_board(page) == won_board
+
+    page.get_by_test_id("keep-playing").click()
+    expect(message).to_be_hidden()
+    wait_idle(page)
+    assert server_state(page)["keep_playing"] is True
+    page.keyboard.press("ArrowRight")
+    wait_idle(page)
+    assert len(sent) == 1
+    board = dom_board(page)
+    assert board[0][3] == 2048  # the same game went on
+    assert board == server_state(page)["board"]
+
+
+def test_winning_move_that_ends_the_game_offers_only_new_game(page):
+    put_game(page, WIN_AND_OVER, score=30000, moves=1200)
+    load(page)
+    page.keyboard.press("ArrowLeft")
+    message = page.get_by_test_id("game-message")
+    expect(message).to_be_visible()
+    expect(message).to_contain_text("You win!")
+    assert overlay_buttons(page) == {"keep-playing": False, "overlay-new-game": True, "try-again": False}
+    wait_idle(page)
+    state = server_state(page)
+    assert state["won"] and state["over"]
+
+    page.get_by_test_id("overlay-new-game").click()
+    expect(message).to_be_hidden()
+    wait_idle(page)
+    assert dom_score(page) == 0
+    assert dom_best(page) == 32048
+    assert sum(v > 0 for row in dom_board(page) for v in row) == 2
+
+
+def test_game_over_then_try_again(page):
+    put_game(page, ONE_MOVE_FROM_OVER, score=3000, moves=300)
+    load(page)
+    page.keyboard.press("ArrowLeft")
+    message = page.get_by_test_id("game-message")
+    expect(message).to_be_visible()
+    expect(message).to_contain_text("Game over!")
+    assert overlay_buttons(page) == {"keep-playing": False, "overlay-new-game": False, "try-again": True}
+    wait_idle(page)
+    assert server_state(page)["over"] is True
+    expect(page.locator("#announcer")).to_have_text("Game over!")
+
+    sent = move_requests(page)
+    for key in ["ArrowUp", "ArrowDown", "ArrowRight"]:
+        page.keyboard.press(key)
+    wait_idle(page)
+    assert sent == []
+
+    page.get_by_test_id("try-again").click()
+    expect(message).to_be_hidden()
+    wait_idle(page)
+    assert dom_score(page) == 0
+    assert dom_best(page) == 3128
+    state = server_state(page)
+    assert not state["over"] and state["moves"] == 0
+    assert dom_board(page) == state["board"]
