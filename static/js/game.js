@@ -6,7 +6,8 @@
 import { DIRECTIONS, backoffDelay, isRetryable, sleep, withRetry } from './api.js';
 import * as storage from './storage.js';
 
-const queue = [];                 // {kind: "move", direction} | {kind: "new"} | {kind: "keep"}
+// {kind: "move", direction} | {kind: "new"} | {kind: "keep"} | {kind: "sync"}
+const queue = [];
 const inputListeners = new Set();
 const stateListeners = new Set();
 
@@ -67,7 +68,7 @@ export function userInput(direction, source) {
  */
 export function enqueue(direction) {
   if (!DIRECTIONS.includes(direction)) return false;
-  if (isFinished(state) && !queue.some((op) => op.kind !== 'move')) return false;
+  if (isFinished(state) && !queue.some(isReset)) return false;
   queue.push({ kind: 'move', direction });
   updateBusy();
   pump();
@@ -83,6 +84,14 @@ export function newGame() {
   pump();
 }
 
+/** Check the server's copy (e.g. when the tab comes back into view: another tab may have played). */
+export function refresh() {
+  if (!ready || queue.some((op) => op.kind === 'sync')) return;
+  queue.push({ kind: 'sync' });
+  updateBusy();
+  pump();
+}
+
 /** After a win: continue the same game. */
 export function keepPlaying() {
   if (!state || !state.won || state.keep_playing || queue.some((op) => op.kind === 'keep')) return;
@@ -91,10 +100,14 @@ export function keepPlaying() {
   pump();
 }
 
+/** A queued request after which moves are accepted again. */
+const isReset = (op) => op.kind === 'new' || op.kind === 'keep';
+
 /** Drop the moves queued before the next new-game / keep-playing request. */
 function dropPendingMoves() {
-  while (queue.length && queue[running ? 1 : 0] && queue[running ? 1 : 0].kind === 'move') {
-    queue.splice(running ? 1 : 0, 1);
+  for (let i = running ? 1 : 0; i < queue.length && !isReset(queue[i]);) {
+    if (queue[i].kind === 'move') queue.splice(i, 1);
+    else i += 1;
   }
 }
 
@@ -200,6 +213,8 @@ async function runOp(op) {
     const s = await withRetry(() => deps.api.newGame(), troubleHooks);
     deps.view.render(s.board, null, { appear: true });
     applyState(s, { announce: deps.messages.newGame });
+  } else if (op.kind === 'sync') {
+    await resync();
   } else if (op.kind === 'keep' && state && state.won && !state.keep_playing) {
     const s = await withRetry(() => deps.api.keepPlaying(), troubleHooks);
     deps.view.render(s.board);

@@ -48,6 +48,9 @@ $('new-game').addEventListener('click', () => game.newGame());
 $('overlay-new-game').addEventListener('click', () => game.newGame());
 $('try-again').addEventListener('click', () => game.newGame());
 $('keep-playing').addEventListener('click', () => game.keepPlaying());
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') game.refresh();
+});
 
 game.start({
   api: createApi(boardEl.dataset.apiRoot || '/api'),

@@ -52,7 +52,10 @@ export function isGameState(s) {
     && Number.isInteger(s.score) && s.score >= 0
     && typeof s.won === 'boolean' && typeof s.over === 'boolean'
     && typeof s.keep_playing === 'boolean'
-    && Number.isInteger(s.moves) && s.moves >= 0;
+    && Number.isInteger(s.moves) && s.moves >= 0
+    // the server's own rules: keep_playing only after a win, and a 2048 tile means won
+    && (!s.keep_playing || s.won)
+    && (s.won || s.board.every((row) => row.every((v) => v < 2048)));
 }
 
 /** Only the fields of the API's state object. */

@@ -1,0 +1,65 @@
+"""Moves animate from the server's animation data, like the original 2048."""
+
+import pytest
+
+from .helpers import dom_board, load, put_game, server_state, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+RECORDER = """() => {
+  const tiles = document.getElementById('tiles');
+  let next = 0;
+  const snap = () => [...tiles.children].map((el) => {
+    if (!el.__id) el.__id = `t${next++}`;
+    return {id: el.__id, row: Number(el.dataset.row), col: Number(el.dataset.col),
+            value: Number(el.dataset.value), cls: el.className};
+  });
+  window.__frames = [snap()];
+  new MutationObserver(() => window.__frames.push(snap()))
+    .observe(tiles, {childList: true, attributes: true, attributeFilter: ['data-row', 'data-col'], subtree: true});
+  window.__plus = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (n.classList && n.classList.contains('score-addition')) window.__plus.push(n.textContent);
+    }
+  }).observe(document.getElementById('score-box'), {childList: true});
+}"""
+
+
+def test_tiles_slide_merge_pop_and_appear(page):
+    put_game(page, [[2, 2, 0, 4], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], moves=1)
+    load(page)
+    page.evaluate(RECORDER)
+    before = {(t["row"], t["col"]): t for t in page.evaluate("() => window.__frames[0]")}
+    assert {k: t["value"] for k, t in before.items()} == {(0, 0): 2, (0, 1): 2, (0, 3): 4}
+    slide = page.locator("[data-testid=board] [data-value]").first.evaluate(
+        "el => getComputedStyle(el).transitionDuration"
+    )
+    assert slide == "0.1s"
+
+    page.keyboard.press("ArrowLeft")
+    wait_idle(page)
+    frames = page.evaluate("() => window.__frames")
+    moved = frames[1]  # the first change after the move's answer
+    by_id = {t["id"]: t for t in moved}
+
+    # the two 2s slide into (0, 0) and are still there, under the merged tile
+    for cell in ((0, 0), (0, 1)):
+        tile = by_id[before[cell]["id"]]
+        assert (tile["row"], tile["col"]) == (0, 0) and "tile-leaving" in tile["cls"]
+    # the 4 is the same element, slid from (0, 3) to (0, 1)
+    four = by_id[before[(0, 3)]["id"]]
+    assert (four["row"], four["col"], four["value"]) == (0, 1, 4)
+    # a new element for the merged 4 pops, the spawned tile appears
+    added = [t for t in moved if t["id"] not in {b["id"] for b in before.values()}]
+    merged = [t for t in added if "tile-merged" in t["cls"]]
+    spawned = [t for t in added if "tile-new" in t["cls"]]
+    assert [(t["row"], t["col"], t["value"]) for t in merged] == [(0, 0, 4)]
+    assert len(spawned) == 1 and spawned[0]["value"] in (2, 4)
+
+    # once the animation is over the merged-away tiles are gone and the board is the server's
+    final = frames[-1]
+    assert before[(0, 0)]["id"] not in {t["id"] for t in final}
+    assert before[(0, 1)]["id"] not in {t["id"] for t in final}
+    assert dom_board(page) == server_state(page)["board"]
+    assert page.evaluate("() => window.__plus") == ["+4"]
