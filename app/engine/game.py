@@ -25,6 +25,8 @@ def _rng(seed: int, label) -> random.Random:
 
 @dataclass
 class MoveOutcome:
+    """What one play did, with what the front end needs to animate it."""
+
     moved: bool
     gained: int
     tiles: list[dict]  # {"row", "col", "value", "from": [[r, c], ...]} after the slide
@@ -40,6 +42,8 @@ class MoveOutcome:
 
 @dataclass(kw_only=True)
 class Game:
+    """A game in progress, changed in place by play() and keep_going()."""
+
     board: int
     score: int = 0
     won: bool = False

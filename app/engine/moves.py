@@ -10,8 +10,7 @@ from .board import ROW_MASK, empty_cells, exponent_grid
 from .rules import has_equal_neighbours
 from .tables import (
     DOWN_COLUMN,
-    GAIN_LEFT,
-    GAIN_RIGHT,
+    GAIN,
     LEFT,
     RIGHT,
     TRANSPOSE_COLUMN,
@@ -21,26 +20,20 @@ from .tables import (
 DIRECTIONS = ("up", "down", "left", "right")
 
 
-def _transposer(table):
-    """Function that looks each row of a board up and puts the result in column r."""
-
-    def lookup(board: int) -> int:
-        return (
-            table[board & ROW_MASK]
-            | table[board >> 20 & ROW_MASK] << 5
-            | table[board >> 40 & ROW_MASK] << 10
-            | table[board >> 60] << 15
-        )
-
-    return lookup
+def transpose(board: int) -> int:
+    """Swap rows and columns: cell (r, c) goes to (c, r)."""
+    flip = TRANSPOSE_COLUMN
+    return (
+        flip[board & ROW_MASK]
+        | flip[board >> 20 & ROW_MASK] << 5
+        | flip[board >> 40 & ROW_MASK] << 10
+        | flip[board >> 60] << 15
+    )
 
 
-transpose = _transposer(TRANSPOSE_COLUMN)
-"""Swap rows and columns: cell (r, c) goes to (c, r)."""
-
-
-def _horizontal(table, gains):
+def _horizontal(table):
     """Unscored and scored move that replaces each row by its row-table entry."""
+    gains = GAIN
 
     def slide(board: int) -> int:
         return (
@@ -60,12 +53,12 @@ def _horizontal(table, gains):
     return slide, scored
 
 
-def _vertical(table, gains):
+def _vertical(table):
     """Unscored and scored move of columns: slide the transposed rows into column layout.
 
     The transpose is written out in both functions: a call would cost ~10%.
     """
-    flip = TRANSPOSE_COLUMN
+    flip, gains = TRANSPOSE_COLUMN, GAIN
 
     def slide(board: int) -> int:
         t = (
@@ -97,10 +90,10 @@ def _vertical(table, gains):
     return slide, scored
 
 
-move_left, _scored_left = _horizontal(LEFT, GAIN_LEFT)
-move_right, _scored_right = _horizontal(RIGHT, GAIN_RIGHT)
-move_up, _scored_up = _vertical(UP_COLUMN, GAIN_LEFT)
-move_down, _scored_down = _vertical(DOWN_COLUMN, GAIN_RIGHT)
+move_left, _scored_left = _horizontal(LEFT)
+move_right, _scored_right = _horizontal(RIGHT)
+move_up, _scored_up = _vertical(UP_COLUMN)
+move_down, _scored_down = _vertical(DOWN_COLUMN)
 
 MOVES = {"up": move_up, "down": move_down, "left": move_left, "right": move_right}
 """Unscored move per direction, for the solver."""

@@ -6,6 +6,10 @@ exponents, index 0 lowest). Only rows whose exponents are all within
 rows never occur on a board. Two 2**17 tiles in a row stay unmerged (see
 rules), so every result is again a row within the ladder.
 
+GAIN serves both directions: tiles only pair up within a run of equal tiles
+(gaps between them aside), and a run of n equal tiles makes n // 2 pairs of the
+same value whichever end it starts from, so a row scores the same either way.
+
 "Column" tables hold a row result spread into column layout: cell i moved to
 bit 20 * i, so shifting it left by 5 * c places it in column c of a board.
 """
@@ -19,8 +23,7 @@ TABLE_SIZE = 1 << ROW_BITS
 
 LEFT = [0] * TABLE_SIZE
 RIGHT = [0] * TABLE_SIZE
-GAIN_LEFT = [0] * TABLE_SIZE
-GAIN_RIGHT = [0] * TABLE_SIZE
+GAIN = [0] * TABLE_SIZE
 TRANSPOSE_COLUMN = [0] * TABLE_SIZE
 
 
@@ -37,7 +40,7 @@ def _build() -> None:
         mirror = line_bits(line[::-1])
         LEFT[row] = line_bits(slid.cells)
         RIGHT[mirror] = line_bits(slid.cells[::-1])
-        GAIN_LEFT[row] = GAIN_RIGHT[mirror] = slid.gained
+        GAIN[row] = slid.gained
         TRANSPOSE_COLUMN[row] = _column(line)
 
 
