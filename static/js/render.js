@@ -31,11 +31,14 @@ export class BoardView {
    */
   render(board, animation = null, { appear = false } = {}) {
     this.finish();
-    if (animation && this.animate(animation) && this.matches(board)) {
-      if (this.leaving.size) {
-        this.timer = setTimeout(() => this.finish(), reducedMotion() ? 0 : SLIDE_MS + COVERED_MS);
+    if (animation && this.animate(animation)) {
+      if (this.matches(board)) {
+        if (this.leaving.size) {
+          this.timer = setTimeout(() => this.finish(), reducedMotion() ? 0 : SLIDE_MS + COVERED_MS);
+        }
+        return;
       }
-      return;
+      this.finish(); // the animation did not lead to the server's board: show that board as it is
     }
     if (!this.matches(board)) this.rebuild(board, appear);
   }

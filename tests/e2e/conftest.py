@@ -39,8 +39,7 @@ def live_server(tmp_path_factory):
         {
             "TESTING": True,
             "SECRET_KEY": "e2e-secret",
-            "INSTANCE_PATH": instance,
-            "SESSION_CACHELIB_DIR": str(instance / "sessions"),
+            "INSTANCE_PATH": instance,  # sessions and locks live in it
             # The page, the API replays and every test share one client address.
             "API_RATE_LIMIT": "100000 per second",
         }

@@ -66,6 +66,17 @@ def test_markup_is_csp_clean_and_installable(page):
     assert page.request.get("/static/icons/favicon.svg").headers["content-type"].startswith("image/svg+xml")
 
 
+def test_chromium_finds_the_app_installable(page, base_url):
+    load(page)
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"].endswith("/static/manifest.webmanifest")
+    assert manifest["errors"] == []
+    assert manifest["manifest"]["startUrl"] == base_url + "/"
+    errors = {e["errorId"] for e in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]}
+    assert errors <= {"in-incognito"}  # Playwright's contexts are incognito; nothing else is missing
+
+
 @pytest.mark.parametrize("width, height, board_size", [(1024, 800, 500), (360, 740, 340)])
 def test_board_fits_the_screen(page, width, height, board_size):
     page.set_viewport_size({"width": width, "height": height})
