@@ -545,7 +545,9 @@ class FakeDns:
         return struct.pack("!HHHHHH", ident, 0x8180, 1, count, 0, 0) + question + answers
 
 
-NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
+NGINX = os.environ.get("NGINX") or shutil.which("nginx") or (
+    "/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None
+)
 
 _NGINX_MAIN = """\
 daemon off;

@@ -11,14 +11,23 @@ from contextlib import ExitStack
 
 import pytest
 
-from tests.servers import NGINX, FakeDns, HttpClient, free_port, game_state, nginx_proxy, play_move, redis_server, \
-    wait_until
+from tests.servers import (
+    NGINX,
+    FakeDns,
+    HttpClient,
+    free_port,
+    game_state,
+    nginx_proxy,
+    play_move,
+    redis_server,
+    wait_until,
+)
 
 from . import compose, image
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian package nginx)"),
+    pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian package nginx, or NGINX=/path/to/nginx)"),
 ]
 SECRET = "another-shared-test-secret-key-of-32-characters-or-more"
 
