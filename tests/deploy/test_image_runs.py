@@ -57,15 +57,20 @@ def test_game_state_is_shared_by_the_workers(image_root, data):
         assert served
 
 
-def test_instance_folder_is_the_only_place_written(image_root, data):
+def test_instance_folder_is_the_only_place_written(image_root, data, tmp_path):
     before = snapshot(image_root)
-    with image.server(image_root, data) as server:
+    home, tmp = tmp_path / "home", tmp_path / "tmp"
+    home.mkdir()
+    tmp.mkdir()
+    with image.server(image_root, data, HOME=home, TMPDIR=tmp) as server:
         client = HttpClient(server.url)
         assert client.post("/api/game", json={"seed": 1}).status == 201
         for _ in range(3):
             play_move(client)
-    # Read-only root filesystem: the code folder is untouched (no __pycache__, no files).
+    # Read-only root filesystem: the code folder is untouched (no __pycache__, no files),
+    # and nothing goes to the home folder (gunicorn's control socket) or the temp folder.
     assert snapshot(image_root) == before
+    assert list(home.iterdir()) == [] and list(tmp.iterdir()) == []
     secret = data / "secret_key"
     assert secret.exists() and stat.S_IMODE(secret.stat().st_mode) == 0o600
     assert any((data / "sessions").iterdir()), "sessions are stored in the volume"
