@@ -25,8 +25,8 @@ RUN python -c "import tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))
     && rm /tmp/requirements.txt
 
 # A numeric, unprivileged user that owns nothing but the /data volume.
-RUN groupadd --system --gid 10001 app \
-    && useradd --system --no-log-init --uid 10001 --gid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin app \
+RUN groupadd --gid 10001 app \
+    && useradd --no-log-init --uid 10001 --gid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin app \
     && mkdir /data \
     && chown 10001:10001 /data \
     && chmod 700 /data
