@@ -1,8 +1,14 @@
-"""Page routes: the game itself at ``/``."""
+"""Page routes: the game itself at ``/``, and the pages about playing it."""
 
+import json
 import mimetypes
+from pathlib import Path
 
-from flask import Blueprint, redirect, render_template, url_for
+from flask import Blueprint, current_app, redirect, render_template, url_for
+
+from .charts import reach_chart
+from .solver import Weights
+from .solver.solver import MIN_PROBABILITY
 
 # Python's table lacks the web app manifest type; browsers and `nosniff` want the real one.
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -19,3 +25,41 @@ def index():
 def favicon():
     """Browsers that ignore <link rel="icon"> ask here; send them the SVG icon."""
     return redirect(url_for("static", filename="icons/favicon.svg"), code=301)
+
+
+@bp.get("/strategy")
+def strategy():
+    return render_template("strategy.html")
+
+
+# The issue's strength targets, drawn as marks on the results chart.
+SOLVER_TARGETS = {"2048": 1.0, "4096": 0.95, "8192": 0.75, "16384": 0.25}
+BENCHMARK = Path(__file__).parent / "solver" / "benchmark.json"
+TERMS = [
+    ("empty", "empty cells: room to move"),
+    ("merges", "neighbours that one slide could merge"),
+    ("monotonicity", "penalty for lines that rise and fall instead of growing towards one end"),
+    ("sum", "penalty that grows steeply with tile size, so that merging always pays"),
+    ("inner", "penalty for large tiles in the two middle cells of a line, away from the edges"),
+    ("loss", "value of a board with no move left (below zero)"),
+]
+
+
+@bp.get("/solver")
+def solver():
+    """Explains the solver and renders the committed benchmark's results as a table and chart."""
+    try:
+        bench = json.loads(BENCHMARK.read_text())
+    except (OSError, ValueError):
+        bench = None
+    weights = Weights()
+    terms = [{"name": name, "weight": getattr(weights, name), "meaning": meaning} for name, meaning in TERMS]
+    return render_template(
+        "solver.html",
+        bench=bench,
+        chart=reach_chart(bench["reached"], SOLVER_TARGETS) if bench else None,
+        targets=SOLVER_TARGETS,
+        terms=terms,
+        min_probability=MIN_PROBABILITY,
+        budget_ms=float(current_app.config["SOLVER_BUDGET_MS"]),
+    )

@@ -77,6 +77,7 @@ export function createApi(root = '/api') {
     putGame: (state) => request('PUT', '/game', state),
     move: (direction) => request('POST', '/game/moves', { direction }),
     keepPlaying: () => request('POST', '/game/keep-playing', {}),
+    hint: () => request('GET', '/game/hint'),
   };
 }
 

@@ -1,6 +1,7 @@
 // Entry point: wires the page to the game controller.
 
 import { createApi } from './api.js';
+import { bindAssist } from './assist.js';
 import { bindKeyboard, bindSwipe } from './input.js';
 import { Announcer, BoardView, Notice, Overlay, ScoreView } from './render.js';
 import * as game from './game.js';
@@ -52,14 +53,26 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') game.refresh();
 });
 
+const api = createApi(boardEl.dataset.apiRoot || '/api');
+const messages = readMessages();
+const announcer = new Announcer($('announcer'));
+
+bindAssist({
+  hint: $('hint'),
+  autoplay: $('autoplay'),
+  speed: $('autoplay-speed'),
+  arrow: $('hint-arrow'),
+  newGameButtons: [$('new-game'), $('overlay-new-game'), $('try-again')],
+}, { api, messages, announcer });
+
 game.start({
-  api: createApi(boardEl.dataset.apiRoot || '/api'),
+  api,
   view,
   score: new ScoreView($('score'), $('best-score'), format),
   overlay,
   notice: new Notice($('notice')),
-  announcer: new Announcer($('announcer')),
-  messages: readMessages(),
+  announcer,
+  messages,
   format,
   setBusy,
 }).catch((err) => {

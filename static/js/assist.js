@@ -1,0 +1,111 @@
+// The built-in solver on the page: the Hint button and the Auto-play toggle.
+//
+// Auto-play feeds the solver's moves into the same input queue as the keyboard, so the board
+// and its animations stay exactly as consistent as when a person plays.
+
+import { sleep, withRetry } from './api.js';
+import * as game from './game.js';
+import { fill } from './game.js';
+
+// Pause after each auto-played move has finished animating.
+const PAUSES = { slow: 600, normal: 200, fast: 0 };
+
+const untilIdle = async () => {
+  while (game.isBusy()) await sleep(20);
+};
+
+export function bindAssist(elements, { api, messages, announcer }) {
+  const { hint, autoplay, speed, arrow, newGameButtons } = elements;
+  let playing = false;
+  let run = 0; // bumped on every stop, so a loop or hint from before a stop goes quiet
+
+  const directionName = (d) => (messages.directions && messages.directions[d]) || d;
+
+  function hideArrow() {
+    arrow.hidden = true;
+    delete arrow.dataset.direction;
+  }
+
+  function showArrow(direction) {
+    arrow.dataset.direction = direction;
+    arrow.hidden = false;
+  }
+
+  async function askSolver() {
+    const before = game.getState();
+    if (!before || game.isFinished(before)) return null;
+    const answer = await withRetry(() => api.hint());
+    const now = game.getState();
+    return now && now.moves === before.moves && !game.isFinished(now) ? answer.direction : null;
+  }
+
+  async function showHint() {
+    const token = run;
+    try {
+      await untilIdle();
+      const direction = await askSolver();
+      if (token !== run) return;
+      if (!direction) {
+        announcer.say(messages.noHint);
+        return;
+      }
+      showArrow(direction);
+      announcer.say(fill(messages.hint, { direction: directionName(direction) }));
+    } catch (err) {
+      console.warn('2048: no hint', err); // eslint-disable-line no-console
+      announcer.say(messages.noHint);
+    }
+  }
+
+  function stop() {
+    if (!playing) return;
+    playing = false;
+    run += 1;
+    autoplay.setAttribute('aria-pressed', 'false');
+    announcer.say(messages.autoplayOff);
+  }
+
+  async function play(token) {
+    while (playing && token === run) {
+      await untilIdle();
+      if (token !== run) return;
+      const state = game.getState();
+      if (!state || game.isFinished(state)) break;
+      let direction;
+      try {
+        direction = await askSolver();
+      } catch (err) {
+        console.warn('2048: auto-play stopped', err); // eslint-disable-line no-console
+        break;
+      }
+      if (token !== run) return;
+      if (direction) {
+        game.enqueue(direction);
+        await untilIdle();
+        await sleep(PAUSES[speed.value] ?? PAUSES.normal);
+      }
+    }
+    if (token === run) stop();
+  }
+
+  function start() {
+    if (playing) return;
+    const state = game.getState();
+    if (!state || game.isFinished(state)) return;
+    playing = true;
+    run += 1;
+    hideArrow();
+    autoplay.setAttribute('aria-pressed', 'true');
+    announcer.say(messages.autoplayOn);
+    play(run);
+  }
+
+  hint.addEventListener('click', showHint);
+  autoplay.addEventListener('click', () => (playing ? stop() : start()));
+  for (const button of newGameButtons) button.addEventListener('click', stop);
+  game.onInput(stop);
+  game.onStateChange((state) => {
+    hideArrow();
+    if (game.isFinished(state)) stop();
+  });
+}

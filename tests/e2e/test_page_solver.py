@@ -1,0 +1,110 @@
+"""The solver on the page: the Hint button, Auto-play, and the strategy and solver pages."""
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import dom_board, load, put_game, seed_game, server_state, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+ONLY_UP_OR_LEFT = [[0, 2, 4, 8], [2, 4, 8, 16], [4, 8, 16, 32], [8, 16, 32, 64]]
+ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+
+
+def test_hint_shows_and_announces_a_valid_move(page):
+    put_game(page, ONLY_UP_OR_LEFT)
+    load(page)
+    with page.expect_response(lambda r: r.url.endswith("/api/game/hint")) as answer:
+        page.get_by_test_id("hint").click()
+    direction = answer.value.json()["direction"]
+    assert direction in {"up", "left"}
+    arrow = page.get_by_test_id("hint-arrow")
+    expect(arrow).to_be_visible()
+    expect(arrow).to_have_attribute("data-direction", direction)
+    expect(page.locator("#announcer")).to_contain_text(direction)
+    assert page.evaluate("() => getComputedStyle(document.querySelector('#hint-arrow'), '::after').content") == f'"{ARROWS[direction]}"'
+
+    page.keyboard.press("ArrowUp")
+    wait_idle(page)
+    expect(arrow).to_be_hidden()  # the hint belonged to the previous board
+
+
+def test_the_hint_button_is_a_real_focusable_button(page):
+    load(page)
+    hint = page.get_by_test_id("hint")
+    assert hint.evaluate("el => el.tagName") == "BUTTON"
+    hint.focus()
+    expect(hint).to_be_focused()
+    expect(page.get_by_test_id("autoplay")).to_have_attribute("aria-pressed", "false")
+
+
+def test_autoplay_plays_solver_moves_until_a_key_stops_it(page):
+    seed_game(page, 11)
+    load(page)
+    page.get_by_test_id("autoplay-speed").select_option("fast")
+    autoplay = page.get_by_test_id("autoplay")
+    autoplay.click()
+    expect(autoplay).to_have_attribute("aria-pressed", "true")
+    deadline = time.monotonic() + 30
+    while server_state(page)["moves"] < 5:
+        assert time.monotonic() < deadline, "auto-play made fewer than 5 moves in 30 s"
+        page.wait_for_timeout(100)
+
+    page.evaluate("() => document.activeElement.blur()")  # keys in the speed menu are not moves
+    page.keyboard.press("ArrowLeft")  # the player takes over
+    expect(autoplay).to_have_attribute("aria-pressed", "false")
+    wait_idle(page)
+    page.wait_for_timeout(700)  # longer than any auto-play pause: nothing more is played
+    stopped = server_state(page)
+    assert stopped["moves"] >= 5
+    assert dom_board(page) == stopped["board"]
+    page.wait_for_timeout(500)
+    assert server_state(page)["moves"] == stopped["moves"]
+
+
+def test_autoplay_stops_when_the_win_overlay_appears(page):
+    put_game(page, [[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4])
+    load(page)
+    autoplay = page.get_by_test_id("autoplay")
+    autoplay.click()
+    expect(page.get_by_test_id("game-message")).to_be_visible(timeout=15_000)
+    expect(autoplay).to_have_attribute("aria-pressed", "false")
+    state = server_state(page)
+    assert state["won"] is True and state["keep_playing"] is False
+
+
+def test_new_game_stops_autoplay(page):
+    seed_game(page, 3)
+    load(page)
+    autoplay = page.get_by_test_id("autoplay")
+    page.get_by_test_id("autoplay-speed").select_option("slow")
+    autoplay.click()
+    expect(autoplay).to_have_attribute("aria-pressed", "true")
+    page.get_by_test_id("new-game").click()
+    expect(autoplay).to_have_attribute("aria-pressed", "false")
+    wait_idle(page)
+    page.wait_for_timeout(900)
+    assert server_state(page)["moves"] == 0
+
+
+@pytest.mark.parametrize("path,title,links", [
+    ("/strategy", "2048 strategy", ["/solver", "/"]),
+    ("/solver", "2048 solver", ["/strategy", "/"]),
+])
+def test_the_strategy_and_solver_pages_render_and_link_to_each_other(page, path, title, links):
+    page.goto(path)
+    expect(page.locator("h1")).to_have_text(title)
+    hrefs = page.eval_on_selector_all("main a", "els => els.map(a => a.getAttribute('href'))")
+    for link in links:
+        assert link in hrefs
+    assert page.locator(".mini-board").count() >= (1 if path == "/strategy" else 0)
+
+
+def test_the_game_page_links_to_both_pages(page):
+    load(page)
+    page.get_by_role("link", name="Strategy").click()
+    page.wait_for_url("**/strategy")
+    page.get_by_role("link", name="How the solver works").click()
+    page.wait_for_url("**/solver")
