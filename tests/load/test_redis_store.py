@@ -1,0 +1,53 @@
+"""The Redis store in-process: corrupted entries, a dead server, and sharing between apps."""
+
+import pytest
+import redis
+
+from app import create_app
+from tests.servers import redis_server
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def redis_url():
+    with redis_server() as server:
+        yield server.url
+
+
+def redis_app(url, tmp_path, **config):
+    settings = {"INSTANCE_PATH": tmp_path, "SESSION_TYPE": "redis", "REDIS_URL": url, "RATELIMIT_ENABLED": False}
+    return create_app(settings | config)
+
+
+def test_corrupted_redis_entries_read_as_no_session(redis_url, tmp_path):
+    client = redis_app(redis_url, tmp_path).test_client()
+    client.post("/api/game", json={"seed": 4})
+    raw = redis.Redis.from_url(redis_url)
+    for key in raw.keys("*"):
+        raw.set(key, b"\x93\xff garbage \x00")
+    reply = client.get("/api/game")
+    assert reply.status_code == 200 and reply.get_json()["created"] is True
+
+
+def test_two_apps_on_one_redis_share_sessions_and_locks(redis_url, tmp_path):
+    one = redis_app(redis_url, tmp_path / "one", SECRET_KEY="shared")
+    two = redis_app(redis_url, tmp_path / "two", SECRET_KEY="shared")
+    first = one.test_client()
+    state = first.post("/api/game", json={"seed": 12}).get_json()
+    second = two.test_client()
+    second.set_cookie("session", first.get_cookie("session").value)
+    assert second.get("/api/game").get_json()["board"] == state["board"]
+    moved = second.post("/api/game/moves", json={"direction": "left"}).get_json()
+    assert first.get("/api/game").get_json()["moves"] == moved["moves"]
+
+
+def test_an_unreachable_redis_is_a_json_503(tmp_path):
+    with redis_server() as server:
+        url = server.url
+    client = redis_app(url, tmp_path, PROPAGATE_EXCEPTIONS=False).test_client()
+    for reply in (client.get("/api/game"), client.post("/api/game/moves", json={"direction": "up"})):
+        assert reply.status_code == 503
+        assert reply.get_json()["error"]["code"] == "store_unavailable"
+        assert reply.headers["Retry-After"]
+    assert client.get("/healthz").status_code == 503
