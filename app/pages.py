@@ -8,7 +8,6 @@ from flask import Blueprint, current_app, redirect, render_template, url_for
 
 from .charts import reach_chart
 from .solver import Weights
-from .solver.solver import MIN_PROBABILITY
 
 # Python's table lacks the web app manifest type; browsers and `nosniff` want the real one.
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -60,6 +59,10 @@ def solver():
         chart=reach_chart(bench["reached"], SOLVER_TARGETS) if bench else None,
         targets=SOLVER_TARGETS,
         terms=terms,
-        min_probability=MIN_PROBABILITY,
         budget_ms=float(current_app.config["SOLVER_BUDGET_MS"]),
     )
+
+
+@bp.get("/rules")
+def rules():
+    return render_template("rules.html")
