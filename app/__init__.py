@@ -6,7 +6,7 @@ from datetime import timedelta
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, secret, security, store
+from . import errors, i18n, secret, security, store
 from .api import bp as api_bp
 from .health import bp as health_bp
 from .pages import bp as pages_bp
@@ -53,6 +53,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = secret.load_or_create(app.instance_path)
     store.init_app(app)
     errors.init_app(app)
+    i18n.init_app(app)
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(health_bp)
