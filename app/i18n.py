@@ -13,6 +13,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Blueprint, abort, current_app, redirect, request
 from flask_babel import Babel, get_locale
+from jinja2 import pass_context
 
 # Each language named in itself, as the switch shows it.
 LANGUAGES = {"en": "English", "cs": "Čeština"}
@@ -22,6 +23,18 @@ COOKIE_MAX_AGE = 365 * 24 * 3600
 SOURCE_DIR = Path(__file__).parent / "translations"
 # Pages written in English only: their content is marked as English inside a Czech page.
 ENGLISH_ONLY = frozenset({"pages.strategy", "pages.solver"})
+# Flask-Babel's Jinja filters that format for the request's locale.
+LOCALE_FILTERS = (
+    "datetimeformat",
+    "dateformat",
+    "timeformat",
+    "timedeltaformat",
+    "numberformat",
+    "decimalformat",
+    "currencyformat",
+    "percentformat",
+    "scientificformat",
+)
 
 bp = Blueprint("i18n", __name__)
 
@@ -32,9 +45,26 @@ def init_app(app):
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compiled)
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
     Babel(app, locale_selector=select_language)
+    for name in LOCALE_FILTERS:
+        app.jinja_env.filters[name] = per_request(app.jinja_env.filters[name])
     app.register_blueprint(bp)
     app.context_processor(template_context)
     app.after_request(vary_by_language)
+
+
+def per_request(format_filter):
+    """Wrap a formatting filter so that Jinja never folds it into the compiled template.
+
+    Jinja evaluates filters on constants (``20480 | numberformat``) once, at compile time,
+    which would freeze the first request's locale into the template for every reader.
+    Filters that take the context are never folded.
+    """
+
+    @pass_context
+    def formatted(_context, *args, **kwargs):
+        return format_filter(*args, **kwargs)
+
+    return formatted
 
 
 def compile_catalogs(source, target):

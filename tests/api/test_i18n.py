@@ -1,0 +1,141 @@
+"""Which language a page is in: the switch's cookie, else the browser's, else English."""
+
+import json
+import re
+
+import pytest
+
+PAGES = ["/", "/rules", "/strategy", "/solver"]
+CZECH = "cs-CZ,cs;q=0.9,en;q=0.8"
+
+
+def html_lang(reply):
+    return re.search(r'<html lang="([^"]*)"', reply.get_data(as_text=True)).group(1)
+
+
+@pytest.mark.parametrize("path", PAGES + ["/no-such-page"])
+@pytest.mark.parametrize("accept, lang", [(CZECH, "cs"), ("en-US,en;q=0.9", "en"), ("de-DE,de;q=0.9", "en"), (None, "en")])
+def test_every_page_follows_the_browser_language(client, path, accept, lang):
+    reply = client.get(path, headers={"Accept-Language": accept} if accept else {})
+    assert reply.status_code == (404 if path == "/no-such-page" else 200)
+    assert html_lang(reply) == lang
+
+
+@pytest.mark.parametrize(
+    "accept, lang",
+    [
+        ("en-GB,cs;q=0.8", "en"),  # Werkzeug's best_match would say "cs"
+        ("cs-CZ,en;q=0.5", "cs"),
+        ("sk,cs;q=0.8,en;q=0.5", "cs"),
+        ("CS", "cs"),
+        ("cs;q=0,en;q=0.1", "en"),
+        ("*", "en"),
+        ("fr;q=0.9,*;q=0.5", "en"),
+    ],
+)
+def test_the_supported_language_the_browser_ranks_highest_wins(client, accept, lang):
+    assert html_lang(client.get("/rules", headers={"Accept-Language": accept})) == lang
+
+
+def test_the_switch_cookie_beats_the_browser(client):
+    client.set_cookie("lang", "en")
+    assert html_lang(client.get("/", headers={"Accept-Language": CZECH})) == "en"
+    client.set_cookie("lang", "cs")
+    assert html_lang(client.get("/", headers={"Accept-Language": "en-US"})) == "cs"
+
+
+@pytest.mark.parametrize("value", ["de", "CS", "cs-CZ", "", "../en"])
+def test_other_cookie_values_are_ignored(client, value):
+    client.set_cookie("lang", value)
+    assert html_lang(client.get("/", headers={"Accept-Language": CZECH})) == "cs"
+
+
+def test_the_switch_remembers_the_choice_and_returns_to_the_page(client):
+    reply = client.get("/language/cs?next=/rules%3Fa%3D1", headers={"Accept-Language": "en"})
+    assert reply.status_code == 303 and reply.headers["Location"] == "/rules?a=1"
+    cookie = reply.headers["Set-Cookie"]
+    assert cookie.startswith("lang=cs;") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Max-Age=31536000" in cookie and "Path=/;" in cookie
+    assert html_lang(client.get("/rules", headers={"Accept-Language": "en"})) == "cs"
+    client.get("/language/en?next=/rules")
+    assert html_lang(client.get("/rules", headers={"Accept-Language": CZECH})) == "en"
+
+
+def test_the_switch_is_two_links_back_to_the_current_page(client):
+    html = client.get("/rules?x=1", headers={"Accept-Language": CZECH}).get_data(as_text=True)
+    switch = re.search(r'<nav class="language-switch".*?</nav>', html, re.S).group(0)
+    assert 'href="/language/en?next=/rules?x%3D1" lang="en" hreflang="en"' in switch
+    assert 'href="/language/cs?next=/rules?x%3D1" lang="cs" hreflang="cs"' in switch
+    assert re.search(r'lang="cs"[^>]*aria-current="true">Čeština<', switch)
+    assert "<script" not in switch and " on" not in switch
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        None,
+        "",
+        "rules",
+        "//evil.example/",
+        "///evil.example/",
+        "/\\evil.example",
+        "\\\\evil.example",
+        "https://evil.example/",
+        "javascript:alert(1)",
+        "/\t/evil.example",
+        "/\r\nSet-Cookie: a=b",
+    ],
+)
+def test_the_switch_never_sends_the_reader_off_the_site(client, target):
+    reply = client.get("/language/cs", query_string={"next": target} if target is not None else {})
+    assert reply.status_code == 303 and reply.headers["Location"] == "/"
+
+
+def test_the_switch_knows_only_english_and_czech(client):
+    reply = client.get("/language/de?next=/")
+    assert reply.status_code == 404 and "Set-Cookie" not in reply.headers
+
+
+def test_the_switch_works_under_a_path_prefix(client):
+    reply = client.get("/language/cs?next=/rules", base_url="http://localhost/game")
+    assert reply.headers["Location"] == "/game/rules"
+    assert "Path=/game;" in reply.headers["Set-Cookie"]
+
+
+@pytest.mark.parametrize("path", PAGES + ["/no-such-page"])
+def test_html_responses_vary_by_what_picks_the_language(client, path):
+    vary = {v.strip().lower() for v in client.get(path).headers.get("Vary", "").split(",")}
+    assert {"accept-language", "cookie"} <= vary
+
+
+def test_numbers_are_formatted_for_the_locale(client):
+    """Both in one app: the first request's locale must not stick to the template."""
+    english = client.get("/rules", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    czech = client.get("/rules", headers={"Accept-Language": CZECH}).get_data(as_text=True)
+    assert "about 20,480 points" in english and "probability of 90%" in english
+    assert "zhruba 20\xa0480 bodů" in czech and "pravděpodobností 90\xa0%" in czech
+
+
+def test_the_game_page_in_czech(client):
+    html = client.get("/", headers={"Accept-Language": CZECH}).get_data(as_text=True)
+    for text in ['aria-label="Hrací pole"', ">Nová hra<", ">Zkusit znovu<", ">Pokračovat<", ">Nápověda<", "Skóre"]:
+        assert text in html
+    raw = re.search(r'<script type="application/json" id="messages">(.*?)</script>', html, re.S).group(1)
+    messages = json.loads(raw)
+    assert messages["over"] == "Konec hry!" and messages["score"] == "Skóre: {score}"
+    assert messages["directions"]["left"] == "doleva"
+
+
+@pytest.mark.parametrize("path", ["/strategy", "/solver"])
+def test_english_only_pages_keep_czech_chrome_and_mark_their_content_english(client, path):
+    czech = client.get(path, headers={"Accept-Language": CZECH}).get_data(as_text=True)
+    assert '<html lang="cs">' in czech and '<main class="container" id="main" lang="en">' in czech
+    assert "Tato stránka je k dispozici jen v angličtině." in czech and ">Pravidla<" in czech
+    english = client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert '<main class="container" id="main">' in english and "only available in English" not in english
+
+
+def test_the_error_page_speaks_the_readers_language(client):
+    reply = client.get("/no-such-page", headers={"Accept-Language": CZECH})
+    html = reply.get_data(as_text=True)
+    assert reply.status_code == 404 and "Na této adrese nic není." in html and "Zpět ke hře" in html
