@@ -1,0 +1,99 @@
+"""English and Czech in real Chromium: the browser's language, the switch, axe on /rules."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from .helpers import load, put_game
+
+pytestmark = pytest.mark.e2e
+
+FULL_NO_MOVES = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
+
+
+@pytest.fixture
+def czech_page(browser, base_url, console_guard):
+    """A page in a browser whose language is Czech (it sends Accept-Language: cs-CZ)."""
+    context = console_guard.watch(browser.new_context(base_url=base_url, locale="cs-CZ"))
+    yield context.new_page()
+    context.close()
+
+
+def html_lang(page):
+    return page.locator("html").get_attribute("lang")
+
+
+def test_a_czech_browser_gets_the_game_in_czech(czech_page):
+    page = czech_page
+    put_game(page, FULL_NO_MOVES, score=123456, moves=500)
+    load(page)
+    assert html_lang(page) == "cs"
+    expect(page.get_by_test_id("new-game")).to_have_text("Nová hra")
+    expect(page.get_by_role("group", name="Hrací pole")).to_be_visible()
+    expect(page.get_by_test_id("game-message")).to_contain_text("Konec hry!")
+    expect(page.get_by_test_id("try-again")).to_have_text("Zkusit znovu")
+    expect(page.get_by_test_id("score")).to_have_text("123\u00a0456")  # Intl.NumberFormat("cs")
+    expect(page.locator(".controls")).to_contain_text("Šipky")
+
+
+def test_the_switch_changes_the_language_and_it_survives_a_reload(page):
+    page.goto("/rules")
+    assert html_lang(page) == "en"
+    expect(page.locator("h1")).to_have_text("Rules of 2048")
+    page.get_by_test_id("language-cs").click()
+    expect(page.locator("html")).to_have_attribute("lang", "cs")
+    assert page.url.endswith("/rules")
+    expect(page.locator("h1")).to_have_text("Pravidla hry 2048")
+    page.reload()
+    assert html_lang(page) == "cs"
+    expect(page.get_by_test_id("language-cs")).to_have_attribute("aria-current", "true")
+    load(page, "/")
+    assert html_lang(page) == "cs"
+    expect(page.get_by_test_id("new-game")).to_have_text("Nová hra")
+    page.get_by_test_id("language-en").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.reload()
+    assert html_lang(page) == "en"
+    expect(page.get_by_test_id("new-game")).to_have_text("New game")
+
+
+def test_the_switch_beats_the_browser_language_and_needs_no_script(browser, base_url, console_guard):
+    context = console_guard.watch(browser.new_context(base_url=base_url, locale="cs-CZ", java_script_enabled=False))
+    try:
+        page = context.new_page()
+        page.goto("/rules#scoring")
+        assert html_lang(page) == "cs"
+        page.get_by_test_id("language-en").click()
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        assert page.url.endswith("/rules")
+        page.goto("/strategy")
+        assert html_lang(page) == "en"
+    finally:
+        context.close()
+
+
+def serious_violations(page):
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_the_rules_page_has_no_serious_accessibility_violations(page, language, scheme):
+    page.emulate_media(color_scheme=scheme)
+    page.goto(f"/language/{language}?next=/rules")
+    assert html_lang(page) == language
+    expect(page.locator(".tile-ladder li")).to_have_count(17)
+    assert serious_violations(page) == []
+
+
+def test_the_czech_game_page_has_no_serious_accessibility_violations(czech_page):
+    czech_page.emulate_media(reduced_motion="reduce")
+    put_game(czech_page, FULL_NO_MOVES, score=2048, moves=300)
+    load(czech_page)
+    expect(czech_page.get_by_test_id("try-again")).to_be_visible()
+    assert serious_violations(czech_page) == []
