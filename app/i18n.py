@@ -123,8 +123,7 @@ def preferred_language(accept):
     Werkzeug's ``best_match`` prefers any exact match, so for ``en-GB, cs;q=0.8`` it
     would answer ``cs``; a British reader wants English.
     """
-    ranked = sorted(((q, i, value) for i, (value, q) in enumerate(accept)), key=lambda t: (-t[0], t[1]))
-    for quality, _, value in ranked:
+    for value, quality in sorted(accept, key=lambda item: -item[1]):  # stable: ties keep their order
         primary = value.split("-")[0].lower()
         if quality > 0 and primary in LANGUAGES:
             return primary
