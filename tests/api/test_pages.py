@@ -33,7 +33,7 @@ def test_the_solver_page_says_so_when_no_benchmark_is_stored(client, tmp_path, m
 
 def test_the_strategy_page_draws_its_boards_in_html(client):
     html = client.get("/strategy").get_data(as_text=True)
-    assert html.count('class="mini-board"') >= 3
+    assert html.count('class="diagram"') >= 3
     assert "tile-256" in html and "<img" not in html
     for mistake in ["all four directions", "every merge", "small tile", "nearly full"]:
         assert mistake in html

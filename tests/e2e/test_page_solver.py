@@ -99,7 +99,7 @@ def test_the_strategy_and_solver_pages_render_and_link_to_each_other(page, path,
     hrefs = page.eval_on_selector_all("main a", "els => els.map(a => a.getAttribute('href'))")
     for link in links:
         assert link in hrefs
-    assert page.locator(".mini-board").count() >= (1 if path == "/strategy" else 0)
+    assert page.locator(".diagram").count() >= (1 if path == "/strategy" else 0)
 
 
 def test_the_game_page_links_to_both_pages(page):
