@@ -85,6 +85,21 @@ def group_pids(pgid):
     return sorted(p for p, state, _, pgrp in _proc_stats() if pgrp == pgid and state != "Z")
 
 
+def listening_sockets(port):
+    """How many TCP sockets listen on ``port`` (several with SO_REUSEPORT), from /proc/net."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                count += 1
+    return count
+
+
 def server_env(extra=None):
     """The current environment without FLASK_*/gunicorn/proxy settings, plus ``extra``."""
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith(_SCRUBBED_PREFIXES)}

@@ -17,6 +17,7 @@ from tests.servers import (
     HttpClient,
     free_port,
     game_state,
+    listening_sockets,
     nginx_proxy,
     play_move,
     redis_server,
@@ -89,10 +90,17 @@ def test_proxy_spreads_requests_over_replicas_that_share_redis(image_root, tmp_p
                               headers={"Origin": "http://evil.example", "X-Forwarded-Host": "evil.example"})
         assert spoofed.status == 403, spoofed.body[:300]
 
-        # A replica dies: the game goes on through the other.
+        # A replica dies: the game goes on through the other (once the kernel has
+        # dropped the dead one's socket, as Docker's DNS drops a dead replica's address).
+        # (With --reuse-port each gunicorn worker listens on a socket of its own.)
+        sockets = listening_sockets(app_port)
+        assert sockets >= 2 and sockets % 2 == 0
         replicas[0].kill()
+        wait_until(lambda: listening_sockets(app_port) == sockets // 2, 5, message="the killed replica's sockets closed")
         for _ in range(4):
             resp = client.get("/api/game")
-            assert resp.status == 200 and game_state(resp.json()) == state, (proxy.prefix / "error.log").read_text()[-3000:]
+            assert resp.status == 200 and game_state(resp.json()) == state, (
+                (proxy.prefix / "error.log").read_text()[-1500:] + "\n---one\n" + replicas[0].process.tail(15)
+                + "\n---two\n" + replicas[1].process.tail(15))
             state = game_state(play_move(client, headers=browser))
         assert proxy.alive()
