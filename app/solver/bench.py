@@ -1,0 +1,134 @@
+"""Strength and speed of the solver: ``python -m app.solver.bench``.
+
+Plays whole games with the engine's own rules and seeded randomness (game i uses
+``Game.new(seed=S + i)``), keeps playing after 2048 until no move is left, and
+reports how often each big tile was reached, scores, thinking time per move and
+moves per second. ``--jobs`` plays games in parallel processes, one per core.
+
+``--json PATH`` writes: date, command, budget_ms, games, seed, jobs, max_moves,
+reached ({tile: share of games}), score ({median, best}), ms_per_move ({median,
+p99}), moves_per_second, mean_depth and per_game ([{seed, max_tile, score,
+moves}]).
+"""
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from datetime import datetime, timezone
+from multiprocessing import Pool
+
+from app.engine import Game, max_tile
+
+from .solver import DEFAULT_BUDGET_MS, Solver
+
+TILES = (2048, 4096, 8192, 16384, 32768)
+
+
+def play(seed: int, budget_ms: float, max_moves: int | None = None, solver: Solver | None = None) -> dict:
+    """One game to its end (or ``max_moves``): result plus every move's time and depth."""
+    solver = solver or Solver()
+    game = Game.new(seed=seed)
+    times, depths = [], []
+    start = time.perf_counter()
+    while not game.over and (max_moves is None or game.moves < max_moves):
+        if game.waiting:
+            game.keep_going()
+        suggestion = solver.suggest(game.board, budget_ms)
+        times.append(suggestion.ms)
+        depths.append(suggestion.depth)
+        game.play(suggestion.direction)
+    return {
+        "seed": seed,
+        "max_tile": max_tile(game.board),
+        "score": game.score,
+        "moves": game.moves,
+        "seconds": time.perf_counter() - start,
+        "times": times,
+        "depths": depths,
+    }
+
+
+def _play(args) -> dict:
+    return play(*args)
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Nearest-rank percentile: the smallest value with ``share`` of values at or below it."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def summarize(results: list[dict]) -> dict:
+    times = [t for r in results for t in r["times"]] or [0.0]
+    depths = [d for r in results for d in r["depths"]] or [0]
+    scores = [r["score"] for r in results]
+    seconds = sum(r["seconds"] for r in results)
+    return {
+        "reached": {str(tile): sum(r["max_tile"] >= tile for r in results) / len(results) for tile in TILES},
+        "score": {"median": statistics.median(scores), "best": max(scores)},
+        "ms_per_move": {"median": statistics.median(times), "p99": percentile(times, 0.99)},
+        "moves_per_second": sum(r["moves"] for r in results) / seconds if seconds else 0.0,
+        "mean_depth": statistics.fmean(depths),
+        "per_game": [{k: r[k] for k in ("seed", "max_tile", "score", "moves")} for r in results],
+    }
+
+
+def report(summary: dict) -> str:
+    lines = [f"{'tile':>6}  reached"]
+    lines += [f"{tile:>6}  {share:7.0%}" for tile, share in summary["reached"].items()]
+    lines += [
+        f"score: median {summary['score']['median']:.0f}, best {summary['score']['best']}",
+        f"ms per move: median {summary['ms_per_move']['median']:.1f}, p99 {summary['ms_per_move']['p99']:.1f}",
+        f"moves per second: {summary['moves_per_second']:.1f} (per core), mean depth {summary['mean_depth']:.2f}",
+    ]
+    return "\n".join(lines)
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="python -m app.solver.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--max-moves", type=int, default=None, help="stop each game after this many moves")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> dict:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    tasks = [(args.seed + i, args.budget_ms, args.max_moves) for i in range(args.games)]
+    results = []
+    with Pool(args.jobs) as pool:
+        for result in pool.imap_unordered(_play, tasks):
+            results.append(result)
+            print(
+                f"game seed {result['seed']}: max tile {result['max_tile']}, score {result['score']}, "
+                f"{result['moves']} moves in {result['seconds']:.0f} s",
+                flush=True,
+            )
+    results.sort(key=lambda r: r["seed"])
+    summary = summarize(results)
+    print(report(summary), flush=True)
+    if args.json:
+        document = {
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "command": "python -m app.solver.bench " + " ".join(sys.argv[1:] if argv is None else argv),
+            "budget_ms": args.budget_ms,
+            "games": args.games,
+            "seed": args.seed,
+            "jobs": args.jobs,
+            "max_moves": args.max_moves,
+            **summary,
+        }
+        with open(args.json, "w") as out:
+            json.dump(document, out, indent=2)
+            out.write("\n")
+    return summary
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""Board evaluation from one per-line lookup table.
+
+A board's value is the sum of the table entries of its 4 rows and its 4 columns
+(the rows of its transpose), so evaluating costs 8 list lookups. The table rates
+a line on what keeps a game alive: empty cells, neighbours that can merge,
+monotonic order (big tiles gathered at one end) and few big tiles in the two
+inner cells, minus a cost that grows steeply with tile size so that merging
+always pays. All weights are named in ``Weights`` and were set by benchmark.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from app.engine.board import CELL_BITS, MAX_EXPONENT, ROW_MASK, SIZE
+from app.engine.moves import transpose
+
+
+@dataclass(frozen=True)
+class Weights:
+    empty: float = 500.0
+    merges: float = 700.0
+    monotonicity: float = 12.0
+    monotonicity_power: float = 4.0
+    sum: float = 5.0
+    sum_power: float = 3.5
+    inner: float = 0.0
+    inner_power: float = 3.0
+    loss: float = 1_600_000.0  # what a board with no move left is worth, below zero
+
+
+def _lines() -> np.ndarray:
+    """Every line of exponents 0..MAX_EXPONENT, one per row: shape (18**4, 4)."""
+    ranks = np.arange(MAX_EXPONENT + 1)
+    grid = np.meshgrid(ranks, ranks, ranks, ranks, indexing="ij")
+    return np.stack([axis.ravel() for axis in grid], axis=1)
+
+
+def _merges(lines: np.ndarray) -> np.ndarray:
+    """Pairs that one slide could merge, gaps ignored; a run of k equal tiles counts k."""
+    merges = np.zeros(len(lines))
+    previous = np.zeros(len(lines), dtype=lines.dtype)
+    run = np.zeros(len(lines))
+    for i in range(SIZE):
+        rank = lines[:, i]
+        tile = rank > 0
+        same = tile & (rank == previous)
+        ends = tile & ~same & (run > 0)
+        merges += np.where(ends, run + 1, 0)
+        run = np.where(same, run + 1, np.where(tile, 0, run))
+        previous = np.where(tile, rank, previous)
+    return merges + np.where(run > 0, run + 1, 0)
+
+
+def _monotonicity(lines: np.ndarray, power: float) -> np.ndarray:
+    """Size of the smaller of the line's rises and falls: 0 for a sorted line."""
+    weight = lines.astype(float) ** power
+    rises = np.zeros(len(lines))
+    falls = np.zeros(len(lines))
+    for i in range(1, SIZE):
+        step = weight[:, i] - weight[:, i - 1]
+        falling = lines[:, i - 1] > lines[:, i]
+        falls += np.where(falling, -step, 0)
+        rises += np.where(falling, 0, step)
+    return np.minimum(rises, falls)
+
+
+def line_values(weights: Weights) -> np.ndarray:
+    """Value of every line, in the order of ``_lines()``."""
+    lines = _lines()
+    ranks = lines.astype(float)
+    return (
+        weights.empty * (lines == 0).sum(axis=1)
+        + weights.merges * _merges(lines)
+        - weights.monotonicity * _monotonicity(lines, weights.monotonicity_power)
+        - weights.sum * (ranks**weights.sum_power).sum(axis=1)
+        - weights.inner * (ranks[:, 1:3] ** weights.inner_power).sum(axis=1)
+    )
+
+
+def build_table(weights: Weights) -> list[float]:
+    """Line value indexed like the engine's row tables (a list: fastest to index)."""
+    lines = _lines()
+    index = sum(lines[:, i] << (CELL_BITS * i) for i in range(SIZE))
+    table = np.zeros(ROW_MASK + 1)
+    table[index] = line_values(weights)
+    return table.tolist()
+
+
+def evaluate(table: list[float], board: int) -> float:
+    """Sum of the table over the board's rows and columns (the search inlines this)."""
+    total = 0.0
+    for lines in (board, transpose(board)):
+        for r in range(SIZE):
+            total += table[lines >> (4 * CELL_BITS * r) & ROW_MASK]
+    return total

@@ -1,0 +1,93 @@
+"""The solver the app asks for hints: iterative deepening under a time budget.
+
+Each suggestion searches depth 1, 2, ... and answers with the deepest search
+that finished. The budget is a promise to the player, so a deeper search is only
+started when the previous ones suggest it can finish in the time left, and one
+that overruns anyway is abandoned. Tight boards (many distinct tiles) are
+allowed to go deeper than open ones, which are easy and answered fast.
+"""
+
+from dataclasses import dataclass, field
+from time import perf_counter
+
+from app.engine.board import CELL_BITS, CELL_MASK, SIZE
+from app.engine.errors import GameFinished
+from app.engine.moves import DIRECTIONS, MOVES
+
+from .heuristic import Weights, build_table
+from .search import Expectimax, OutOfTime
+
+DEFAULT_BUDGET_MS = 100.0
+CUT = 1 / 8  # a depth-d search stops at spawn paths less likely than CUT / 4**d
+MAX_ENTRIES = 200_000  # per cache dict: about 30 MB each at most
+GROWTH_MIN = 4.0  # a deeper iteration costs at least this many times the last one
+
+_tables: dict[Weights, list[float]] = {}
+
+
+class NoValidMove(GameFinished):
+    """No slide changes the board: there is nothing to suggest."""
+
+
+@dataclass
+class Suggestion:
+    direction: str
+    scores: dict[str, float] = field(default_factory=dict)
+    depth: int = 0
+    ms: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {"direction": self.direction, "scores": self.scores, "depth": self.depth, "ms": self.ms}
+
+
+def depth_limit(board: int) -> int:
+    """Deepest search worth its time: more distinct tiles, more to plan for."""
+    distinct = {board >> (CELL_BITS * i) & CELL_MASK for i in range(SIZE * SIZE)} - {0}
+    return max(2, len(distinct) - 4)
+
+
+def _line_table(weights: Weights) -> list[float]:
+    """Tables are big (2**20 entries) and pure, so solvers with equal weights share one."""
+    if weights not in _tables:
+        _tables[weights] = build_table(weights)
+    return _tables[weights]
+
+
+class Solver:
+    """Expectimax player whose caches carry over from one move to the next."""
+
+    def __init__(
+        self,
+        weights: Weights = Weights(),
+        cut: float = CUT,
+        max_entries: int = MAX_ENTRIES,
+    ):
+        self.cut = cut
+        self.search = Expectimax(_line_table(weights), weights.loss, max_entries)
+
+    def suggest(self, board: int, budget_ms: float = DEFAULT_BUDGET_MS) -> Suggestion:
+        start = perf_counter()
+        children = {d: MOVES[d](board) for d in DIRECTIONS}
+        children = {d: child for d, child in children.items() if child != board}
+        if not children:
+            raise NoValidMove("no move changes this board: the game is over")
+        deadline = start + budget_ms / 1000
+        scores, depth, last, growth = {}, 0, 0.0, GROWTH_MIN
+        chance = self.search.chance
+        self.search.deadline = deadline
+        for next_depth in range(1, depth_limit(board) + 1):
+            began = perf_counter()
+            if scores and began + last * growth > deadline:
+                break
+            self.search.cut = self.cut / 4**next_depth
+            try:
+                scores = {d: chance(child, next_depth - 1, 1.0) for d, child in children.items()}
+            except OutOfTime:
+                break
+            depth = next_depth
+            spent = perf_counter() - began
+            growth = max(GROWTH_MIN, spent / last) if last else GROWTH_MIN
+            last = spent
+        self.search.trim()
+        direction = max(scores, key=scores.get)
+        return Suggestion(direction, scores, depth, (perf_counter() - start) * 1000)
