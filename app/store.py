@@ -46,6 +46,27 @@ class SessionBusy(Exception):
 UNAVAILABLE = (StoreUnavailable, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 
+class GameSlot:
+    """The game of one session while its lock is held; a save is written as the slot closes."""
+
+    def __init__(self, raw):
+        self._raw = raw
+        self.pending = None
+
+    def load(self):
+        """The stored game, or None when there is none or it cannot be read."""
+        if self._raw is None:
+            return None
+        try:
+            return Game.from_record(json.loads(self._raw))
+        except (ValueError, TypeError, InvalidState):
+            log.warning("corrupted game entry treated as missing")
+            return None
+
+    def save(self, game):
+        self.pending = json.dumps(game.to_record())
+
+
 class FileBackend:
     """Embedded default: cachelib files in the instance folder, flock()ed lock files."""
 
@@ -70,21 +91,19 @@ class FileBackend:
         """flock() one of a fixed set of lock files, so the folder never grows."""
         stripe = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % FILE_LOCK_STRIPES
         with open(self.lock_dir / f"{stripe}.lock", "ab") as f:
-            deadline = time.monotonic() + timeout
-            pause = 0.001
-            while True:
-                try:
-                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise SessionBusy from None
-                    time.sleep(pause)
-                    pause = min(pause * 2, 0.02)
+            retry_until(lambda: _try_flock(f), timeout)
             try:
                 yield
             finally:
                 fcntl.flock(f, fcntl.LOCK_UN)
+
+    @contextmanager
+    def transaction(self, key, timeout, ttl):
+        with self.lock(key, timeout):
+            slot = GameSlot(self.get(GAME_PREFIX + key))
+            yield slot
+            if slot.pending is not None:
+                self.set(GAME_PREFIX + key, slot.pending, ttl)
 
     def ping(self):
         probe = "healthz"
@@ -93,55 +112,87 @@ class FileBackend:
             raise StoreUnavailable("the session store does not read back what it wrote")
 
 
+def _try_flock(f):
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+
+
+def retry_until(attempt, timeout):
+    """Call ``attempt`` with short growing pauses until it returns a true value or time is up."""
+    deadline = time.monotonic() + timeout
+    pause = 0.001
+    while not (result := attempt()):
+        if time.monotonic() >= deadline:
+            raise SessionBusy
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)
+    return result
+
+
 class RedisBackend:
-    """Scale-out store: every replica sees the same games and the same locks."""
+    """Scale-out store: every replica sees the same games and the same locks.
 
-    def __init__(self, client):
+    A lock is a key set with NX and a lease, holding a random token. A move costs two
+    round trips besides the session's own: take the lock and read the game in one
+    pipeline, then write the game and release the lock in one script that first
+    checks the token, so a request whose lease ran out can never overwrite a newer game.
+    """
+
+    RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+    SAVE_AND_RELEASE = (
+        "if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end "
+        "redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3]) redis.call('del', KEYS[1]) return 1"
+    )
+
+    def __init__(self, client, lease_seconds):
         self.client = client
+        self.lease_ms = int(lease_seconds * 1000)
+        self._release = client.register_script(self.RELEASE)
+        self._save_and_release = client.register_script(self.SAVE_AND_RELEASE)
 
-    def get(self, key):
-        value = self.client.get(key)
-        return value.decode("utf-8", "replace") if value is not None else None
+    def _acquire(self, lock_key, token, timeout, read_key=None):
+        """Take the lock; returns ``[value of read_key]`` read under it (or ``[]``)."""
 
-    def set(self, key, value, ttl):
-        self.client.set(key, value, ex=ttl)
+        def attempt():
+            pipe = self.client.pipeline(transaction=False)
+            pipe.set(lock_key, token, nx=True, px=self.lease_ms)
+            if read_key:
+                pipe.get(read_key)
+            acquired, *read = pipe.execute()
+            return [read] if acquired else None
+
+        return retry_until(attempt, timeout)[0]
 
     @contextmanager
     def lock(self, key, timeout):
-        lock = self.client.lock(LOCK_PREFIX + key, timeout=max(timeout * 2, 10), blocking_timeout=timeout)
-        if not lock.acquire():
-            raise SessionBusy
+        lock_key, token = LOCK_PREFIX + key, secrets.token_hex(16)
+        self._acquire(lock_key, token, timeout)
         try:
             yield
         finally:
-            try:
-                lock.release()
-            except redis.exceptions.LockError:
-                log.warning("move lock of %s expired before it was released", key)
+            self._release(keys=[lock_key], args=[token])
+
+    @contextmanager
+    def transaction(self, key, timeout, ttl):
+        lock_key, game_key, token = LOCK_PREFIX + key, GAME_PREFIX + key, secrets.token_hex(16)
+        (raw,) = self._acquire(lock_key, token, timeout, read_key=game_key)
+        slot = GameSlot(raw.decode("utf-8", "replace") if raw is not None else None)
+        try:
+            yield slot
+        except BaseException:
+            self._release(keys=[lock_key], args=[token])
+            raise
+        if slot.pending is None:
+            self._release(keys=[lock_key], args=[token])
+        elif not self._save_and_release(keys=[lock_key, game_key], args=[token, slot.pending, ttl]):
+            log.warning("move lock of a game expired before its save; the change is refused")
+            raise SessionBusy
 
     def ping(self):
         self.client.ping()
-
-
-class GameSlot:
-    """The game of one session while its lock is held."""
-
-    def __init__(self, backend, key, ttl):
-        self._backend, self._key, self._ttl = backend, key, ttl
-
-    def load(self):
-        """The stored game, or None when there is none or it cannot be read."""
-        raw = self._backend.get(GAME_PREFIX + self._key)
-        if raw is None:
-            return None
-        try:
-            return Game.from_record(json.loads(raw))
-        except (ValueError, TypeError, InvalidState):
-            log.warning("corrupted game %s treated as missing", self._key)
-            return None
-
-    def save(self, game):
-        self._backend.set(GAME_PREFIX + self._key, json.dumps(game.to_record()), self._ttl)
 
 
 class GameStore:
@@ -150,17 +201,13 @@ class GameStore:
         self.lock_timeout = lock_timeout
         self.ttl = ttl
 
-    @contextmanager
     def slot(self, key):
         """Hold the game's lock for a whole read-change-write."""
-        with self.backend.lock(key, self.lock_timeout):
-            yield GameSlot(self.backend, key, self.ttl)
+        return self.backend.transaction(key, self.lock_timeout, self.ttl)
 
-    @contextmanager
     def exclusive(self, name):
         """Run something once at a time per name, refusing (SessionBusy) rather than queueing."""
-        with self.backend.lock(name, timeout=0):
-            yield
+        return self.backend.lock(name, timeout=0)
 
     def ping(self):
         self.backend.ping()
@@ -203,7 +250,7 @@ def init_app(app):
         client = redis.Redis.from_url(
             config["REDIS_URL"], socket_connect_timeout=1, socket_timeout=2, health_check_interval=10
         )
-        backend = RedisBackend(client)
+        backend = RedisBackend(client, lease_seconds=max(2 * float(config["MOVE_LOCK_TIMEOUT"]), 10))
         app.session_interface = RedisSessions(app, client=client, **common)
     elif kind == "cachelib":
         cache = FileSystemCache(

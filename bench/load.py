@@ -14,6 +14,7 @@ import http.client
 import json
 import statistics
 import threading
+from functools import partial
 import time
 from contextlib import ExitStack, contextmanager
 from urllib.parse import urlsplit
@@ -59,6 +60,7 @@ def timed(call, latencies, errors):
 
 
 def run_threads(threads, work):
+    """Run ``work(index)`` on ``threads`` threads at once; the wall time they took."""
     workers = [threading.Thread(target=work, args=(index,)) for index in range(threads)]
     started = time.perf_counter()
     for worker in workers:
@@ -68,56 +70,71 @@ def run_threads(threads, work):
     return time.perf_counter() - started
 
 
-def measure_healthz(host, port, requests, threads):
-    latencies, errors = [], []
+class Measurement:
+    """Latencies, errors, request count and time spent, summed over the rounds of a run."""
+
+    def __init__(self):
+        self.latencies, self.errors, self.requests, self.seconds = [], [], 0, 0.0
+
+    def summary(self):
+        ordered = sorted(self.latencies) or [0.0]
+        return {
+            "requests": self.requests,
+            "seconds": round(self.seconds, 3),
+            "per_second": round(self.requests / self.seconds, 1) if self.seconds else 0.0,
+            "p50_ms": round(statistics.median(ordered) * 1000, 2),
+            "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 2),
+            "errors": len(self.errors),
+            "first_errors": self.errors[:3],
+        }
+
+
+def healthz_round(host, port, requests, threads, measured):
     per_thread = [requests // threads + (i < requests % threads) for i in range(threads)]
 
     def work(index):
         session = Session(host, port)
         for _ in range(per_thread[index]):
-            timed(lambda: session.request("GET", "/healthz"), latencies, errors)
+            timed(partial(session.request, "GET", "/healthz"), measured.latencies, measured.errors)
 
-    return summary(requests, run_threads(threads, work), latencies, errors)
+    measured.seconds += run_threads(threads, work)
+    measured.requests += requests
 
 
-def measure_moves(host, port, sessions, moves, threads):
-    """Each session starts a seeded game, then moves round the four directions."""
-    latencies, errors = [], []
+def moves_round(players, moves, threads, measured, first_step):
+    """Every player makes ``moves`` moves round the four directions; a lost game is restarted."""
     played = []
 
     def work(index):
-        for number in range(index, sessions, threads):
-            session = Session(host, port)
-            session.request("POST", "/api/game", {"seed": number})
-            count = 0
-            for step in range(moves):
-                state = timed(lambda: session.request("POST", "/api/game/moves", {"direction": DIRECTIONS[step % 4]}), latencies, errors)
+        count = 0
+        for number in range(index, len(players), threads):
+            player = players[number]
+            for step in range(first_step, first_step + moves):
+                body = {"direction": DIRECTIONS[step % 4]}
+                state = timed(partial(player.request, "POST", "/api/game/moves", body), measured.latencies, measured.errors)
                 count += state is not None
                 if state and state["over"]:
-                    session.request("POST", "/api/game", {"seed": number + step})
-            played.append(count)
+                    player.request("POST", "/api/game", {"seed": number + step})
+        played.append(count)
 
-    elapsed = run_threads(threads, work)
-    return summary(sum(played), elapsed, latencies, errors)
-
-
-def summary(requests, elapsed, latencies, errors):
-    ordered = sorted(latencies) or [0.0]
-    return {
-        "requests": requests,
-        "seconds": round(elapsed, 3),
-        "per_second": round(requests / elapsed, 1) if elapsed else 0.0,
-        "p50_ms": round(statistics.median(ordered) * 1000, 2),
-        "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 2),
-        "errors": len(errors),
-        "first_errors": errors[:3],
-    }
+    measured.seconds += run_threads(threads, work)
+    measured.requests += sum(played)
 
 
-def run_load(url, sessions, moves, threads):
+def run_load(url, sessions, moves, threads, rounds=4):
+    """Alternate rounds of /healthz and of moves, so a change in machine load hits both alike."""
     host, port = urlsplit(url).hostname, urlsplit(url).port
-    healthz = measure_healthz(host, port, sessions * moves, threads)
-    moved = measure_moves(host, port, sessions, moves, threads)
+    players = [Session(host, port) for _ in range(sessions)]
+    for number, player in enumerate(players):
+        player.request("POST", "/api/game", {"seed": number})
+    healthz, moved = Measurement(), Measurement()
+    step = 0
+    for round_number in range(rounds):
+        share = moves // rounds + (round_number < moves % rounds)
+        healthz_round(host, port, sessions * share, threads, healthz)
+        moves_round(players, share, threads, moved, first_step=step)
+        step += share
+    healthz, moved = healthz.summary(), moved.summary()
     return {"healthz": healthz, "moves": moved, "ratio": round(moved["per_second"] / healthz["per_second"], 3)}
 
 
@@ -143,12 +160,13 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers when starting a server")
     parser.add_argument("--store", choices=("cachelib", "redis"), default="cachelib")
+    parser.add_argument("--rounds", type=int, default=4, help="alternating rounds of healthz and moves")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
 
     with ExitStack() as stack:
         url = args.url or stack.enter_context(start_server(args.store, args.workers))
-        result = run_load(url, args.sessions, args.moves, args.threads)
+        result = run_load(url, args.sessions, args.moves, args.threads, args.rounds)
     label = args.url or f"gunicorn x{args.workers} workers, {args.store} store, {args.threads} client threads"
     print(json.dumps(result, indent=2) if args.json else report(result, label))
     return result
