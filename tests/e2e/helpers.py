@@ -1,5 +1,6 @@
 """Shared helpers for the browser tests."""
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 BOARD = "[data-testid=board]"
@@ -141,3 +142,13 @@ def replay(playwright, base_url: str, seed: int, directions) -> dict:
         return r.play(directions)
     finally:
         r.close()
+
+
+def serious_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]

@@ -1,10 +1,9 @@
 """English and Czech in real Chromium: the browser's language, the switch, axe on /rules."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from .helpers import load, put_game
+from .helpers import load, put_game, serious_violations
 
 pytestmark = pytest.mark.e2e
 
@@ -70,15 +69,6 @@ def test_the_switch_beats_the_browser_language_and_needs_no_script(browser, base
         assert html_lang(page) == "en"
     finally:
         context.close()
-
-
-def serious_violations(page):
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -5,10 +5,9 @@ import re
 import struct
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from .helpers import load, put_game, wait_idle
+from .helpers import load, put_game, serious_violations, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -145,15 +144,6 @@ def test_tab_reaches_new_game_with_a_visible_focus_style(page):
     page.keyboard.press("Enter")  # and it works from the keyboard
     wait_idle(page)
     expect(page.get_by_test_id("score")).to_have_text("0")
-
-
-def serious_violations(page):
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
