@@ -20,7 +20,8 @@ from .search import Expectimax, OutOfTime
 DEFAULT_BUDGET_MS = 100.0
 CUT = 1 / 8  # a depth-d search stops at spawn paths less likely than CUT / 4**d
 MAX_ENTRIES = 200_000  # per cache dict: about 30 MB each at most
-GROWTH_MIN = 4.0  # a deeper iteration costs at least this many times the last one
+GROWTH = 10.0  # a search one move deeper costs about this many times more (measured 10-14)
+OPEN = 5  # boards with this many empty cells or more are easy: depth 3 is enough
 
 _tables: dict[Weights, list[float]] = {}
 
@@ -41,9 +42,10 @@ class Suggestion:
 
 
 def depth_limit(board: int) -> int:
-    """Deepest search worth its time: more distinct tiles, more to plan for."""
-    distinct = {board >> (CELL_BITS * i) & CELL_MASK for i in range(SIZE * SIZE)} - {0}
-    return max(2, len(distinct) - 4)
+    """Deepest search worth its time: more distinct tiles, more to plan for; open boards are easy."""
+    cells = [board >> (CELL_BITS * i) & CELL_MASK for i in range(SIZE * SIZE)]
+    limit = max(2, len(set(cells) - {0}) - 3)
+    return min(limit, 3) if cells.count(0) >= OPEN else limit
 
 
 def _line_table(weights: Weights) -> list[float]:
@@ -72,22 +74,19 @@ class Solver:
         if not children:
             raise NoValidMove("no move changes this board: the game is over")
         deadline = start + budget_ms / 1000
-        scores, depth, last, growth = {}, 0, 0.0, GROWTH_MIN
+        scores, depth, last = {}, 0, 0.0
         chance = self.search.chance
         self.search.deadline = deadline
         for next_depth in range(1, depth_limit(board) + 1):
             began = perf_counter()
-            if scores and began + last * growth > deadline:
+            if scores and began + last * GROWTH > deadline:
                 break
             self.search.cut = self.cut / 4**next_depth
             try:
                 scores = {d: chance(child, next_depth - 1, 1.0) for d, child in children.items()}
             except OutOfTime:
                 break
-            depth = next_depth
-            spent = perf_counter() - began
-            growth = max(GROWTH_MIN, spent / last) if last else GROWTH_MIN
-            last = spent
+            depth, last = next_depth, perf_counter() - began
         self.search.trim()
         direction = max(scores, key=scores.get)
         return Suggestion(direction, scores, depth, (perf_counter() - start) * 1000)
