@@ -6,6 +6,7 @@ import pytest
 from app.engine import DIRECTIONS, MOVES, GameFinished, empty_cells, pack, spawn, start_board, transpose, unpack, valid_moves
 from app.solver import NoValidMove, Solver, Weights
 from app.solver import bench
+from app.solver.solver import depth_limit
 from app.solver.heuristic import build_table, evaluate
 
 
@@ -95,6 +96,15 @@ def test_small_budget_is_respected(solver):
 def test_bigger_budget_searches_deeper(solver):
     board = MID_GAME[0]
     assert solver.suggest(board, budget_ms=300).depth >= 2
+
+
+def test_open_boards_are_searched_shallow_and_tight_ones_deeper():
+    tiles = [2**k for k in range(1, 13)]
+    open_board = pack([tiles[8:12], tiles[4:8], [0] * 4, [0] * 4])
+    tight_board = pack([tiles[8:12], tiles[4:8], tiles[0:4], [2, 0, 0, 0]])
+    assert depth_limit(pack([[2, 4, 0, 0]] + [[0] * 4] * 3)) == 2
+    assert depth_limit(open_board) == 3
+    assert depth_limit(tight_board) > 3
 
 
 def test_search_equals_plain_expectimax():
