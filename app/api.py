@@ -1,7 +1,6 @@
 """The JSON API: thin routes over the engine and the session's game slot."""
 
 import json
-import secrets
 
 from flask import Blueprint, current_app, request
 
@@ -11,9 +10,6 @@ from .errors import ApiError
 from .store import game_key, game_store
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-MAX_SEED = 2**63
-
 
 @bp.get("/game")
 def current_game():
@@ -28,11 +24,10 @@ def current_game():
 
 @bp.post("/game")
 def new_game():
-    body = json_object(optional={"seed"})
-    seed = body.get("seed")
-    if seed is not None and not (type(seed) is int and 0 <= seed < MAX_SEED):
-        raise ApiError(400, "invalid_seed", f"seed must be an integer from 0 to {MAX_SEED - 1}")
-    game = Game.new(seed)
+    try:
+        game = Game.new(json_object(optional={"seed"}).get("seed"))
+    except InvalidState as error:
+        raise ApiError(400, "invalid_seed", str(error)) from None
     with game_store().slot(game_key()) as slot:
         slot.save(game)
     return game.to_state(), 201
@@ -41,7 +36,7 @@ def new_game():
 @bp.put("/game")
 def restore_game():
     try:
-        game = Game.from_state(json_object(any_fields=True), seed=secrets.randbits(63))
+        game = Game.from_state(json_object(any_fields=True))
     except InvalidState as error:
         raise ApiError(400, "invalid_state", str(error)) from None
     with game_store().slot(game_key()) as slot:

@@ -19,6 +19,10 @@ from .spawn import spawn, start_board
 from .state import check_seed, parse_state
 
 
+def _seed_or_fresh(seed: int | None) -> int:
+    return secrets.randbits(63) if seed is None else check_seed(seed)
+
+
 def _rng(seed: int, label) -> random.Random:
     return random.Random(f"{seed}:{label}")
 
@@ -53,13 +57,16 @@ class Game:
 
     @classmethod
     def new(cls, seed: int | None = None) -> "Game":
-        seed = secrets.randbits(63) if seed is None else check_seed(seed)
+        seed = _seed_or_fresh(seed)
         return cls(board=start_board(_rng(seed, "start")), seed=seed)
 
     @classmethod
-    def from_state(cls, state: dict, seed: int) -> "Game":
-        """Game from a client's state; ``over`` in it is ignored and recomputed."""
-        return cls(**parse_state(state), seed=check_seed(seed))
+    def from_state(cls, state: dict, seed: int | None = None) -> "Game":
+        """Game from a client's state; ``over`` in it is ignored and recomputed.
+
+        Without a seed its tiles to come are as unpredictable as a new game's.
+        """
+        return cls(**parse_state(state), seed=_seed_or_fresh(seed))
 
     @classmethod
     def from_record(cls, record: dict) -> "Game":

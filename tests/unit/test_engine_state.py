@@ -139,12 +139,17 @@ def test_bad_states_are_refused_with_a_reason(state, message):
 @pytest.mark.parametrize("seed", [-1, 2**63, True, 1.0, "1", None])
 def test_bad_seeds_are_refused(seed):
     with pytest.raises(InvalidState, match="seed"):
-        Game.from_state(valid_state(), seed=seed)
-    with pytest.raises(InvalidState, match="seed"):
         Game.from_record(valid_state(seed=seed))
-    if seed is not None:  # Game.new() without a seed draws one
+    if seed is not None:  # without a seed, new() and from_state() draw one
+        with pytest.raises(InvalidState, match="seed"):
+            Game.from_state(valid_state(), seed=seed)
         with pytest.raises(InvalidState, match="seed"):
             Game.new(seed=seed)
+
+
+def test_games_without_a_seed_draw_different_ones():
+    seeds = {Game.from_state(valid_state()).seed for _ in range(5)} | {Game.new().seed for _ in range(5)}
+    assert len(seeds) == 10 and all(0 <= seed < 2**63 for seed in seeds)
 
 
 def test_a_record_needs_its_seed():
