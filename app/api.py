@@ -11,6 +11,7 @@ from .store import game_key, game_store
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
+
 @bp.get("/game")
 def current_game():
     with game_store().slot(game_key()) as slot:

@@ -26,7 +26,6 @@ PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-
 def init_app(app, api_blueprint):
     """Limits are per client address, shared through Redis when Redis holds the sessions.
 

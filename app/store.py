@@ -238,7 +238,7 @@ class RedisSessions(_TolerantSessionLoading, RedisSessionInterface):
 def init_app(app):
     """Pick the backend from SESSION_TYPE and install Flask-Session on it."""
     config = app.config
-    ttl = int(_seconds(config["PERMANENT_SESSION_LIFETIME"]))
+    ttl = int(app.permanent_session_lifetime.total_seconds())
     common = {
         "key_prefix": "session:",
         "permanent": config["SESSION_PERMANENT"],
@@ -266,23 +266,19 @@ def init_app(app):
     app.extensions["game_store"] = GameStore(backend, float(config["MOVE_LOCK_TIMEOUT"]), ttl)
 
 
-def _seconds(lifetime):
-    return lifetime.total_seconds() if isinstance(lifetime, timedelta) else float(lifetime)
-
-
 def game_store():
     return current_app.extensions["game_store"]
 
 
-def game_key(create=True):
+def game_key():
     """This session's game key; touching the session now and then keeps it alive."""
     key = session.get("game_key")
-    if key is None and create:
+    if key is None:
         key = session["game_key"] = secrets.token_urlsafe(18)
     now = datetime.now(timezone.utc)
     touched = session.get("touched")
     interval = min(MAX_TOUCH_INTERVAL, current_app.permanent_session_lifetime / 10)
-    if key is not None and (touched is None or now - _parse(touched) > interval):
+    if touched is None or now - _parse(touched) > interval:
         session["touched"] = now.isoformat()
     return key
 

@@ -1,7 +1,7 @@
 """Shared helpers for the browser tests."""
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 BOARD = "[data-testid=board]"
 
