@@ -4,8 +4,13 @@ It runs rules.slide_line on the four lines of the move direction, so it follows
 exactly the same rules as the lookup tables built from that function.
 """
 
-from .board import SIZE, cell
+from functools import lru_cache
+
+from .board import SIZE, exponents
 from .rules import slide_line
+
+# Lines repeat from move to move, and a slide's result is immutable: worth remembering.
+_slide = lru_cache(maxsize=1 << 16)(slide_line)
 
 _FORWARD = range(SIZE)
 _BACKWARD = range(SIZE - 1, -1, -1)
@@ -25,8 +30,9 @@ def slide_tiles(board: int, direction: str) -> list[dict]:
     ``from`` lists one cell for a tile that slid or stayed and two for a merge.
     """
     tiles = []
+    flat = exponents(board)
     for line in LINES[direction]:
-        slid = slide_line(tuple(cell(board, r, c) for r, c in line))
+        slid = _slide(tuple(flat[r * SIZE + c] for r, c in line))
         for (r, c), exponent, origins in zip(line, slid.cells, slid.origins):
             if exponent:
                 sources = [list(line[i]) for i in origins]

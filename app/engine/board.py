@@ -35,9 +35,12 @@ def line_bits(line) -> int:
     return a | b << CELL_BITS | c << 2 * CELL_BITS | d << 3 * CELL_BITS
 
 
-def cell(board: int, r: int, c: int) -> int:
-    """Exponent at (r, c)."""
-    return (board >> (CELL_BITS * (SIZE * r + c))) & CELL_MASK
+CELL_SHIFTS = tuple(CELL_BITS * i for i in range(SIZE * SIZE))
+
+
+def exponents(board: int) -> list[int]:
+    """All 16 exponents in row-major order: one pass, for code that looks at every cell."""
+    return [board >> shift & CELL_MASK for shift in CELL_SHIFTS]
 
 
 def pack(grid) -> int:
@@ -51,17 +54,19 @@ def pack(grid) -> int:
 
 def unpack(board: int) -> list[list[int]]:
     """4x4 list of tile values (0 = empty)."""
-    return [[value_of(cell(board, r, c)) for c in range(SIZE)] for r in range(SIZE)]
+    values = [1 << k if k else 0 for k in exponents(board)]
+    return [values[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)]
 
 
 def exponent_grid(board: int) -> list[list[int]]:
-    return [[cell(board, r, c) for c in range(SIZE)] for r in range(SIZE)]
+    flat = exponents(board)
+    return [flat[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)]
 
 
 def empty_cells(board: int) -> list[tuple[int, int]]:
-    return [(r, c) for r in range(SIZE) for c in range(SIZE) if not cell(board, r, c)]
+    return [divmod(i, SIZE) for i, k in enumerate(exponents(board)) if not k]
 
 
 def max_tile(board: int) -> int:
     """Largest tile value on the board (0 for an empty board)."""
-    return value_of(max(cell(board, r, c) for r in range(SIZE) for c in range(SIZE)))
+    return value_of(max(exponents(board)))
