@@ -16,9 +16,9 @@ DEFAULTS = {
     "REDIS_URL": None,
     "SESSION_PERMANENT": True,
     "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
-    # The session dict only holds the game's key, so it is rewritten when it is touched
-    # (see app/store.py), not after every read.
-    "SESSION_REFRESH_EACH_REQUEST": False,
+    # Every request pushes the session's expiry (the lifetime above) forward, so sessions
+    # expire when idle that long; the session's lock makes the write-back after a read safe.
+    "SESSION_REFRESH_EACH_REQUEST": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_FILE_THRESHOLD": 20000,

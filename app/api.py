@@ -1,4 +1,4 @@
-"""The JSON API: thin routes over the engine and the session's game slot."""
+"""The JSON API: thin routes over the engine and the game kept in the session."""
 
 import json
 
@@ -7,19 +7,18 @@ from flask import Blueprint, current_app, request
 from . import hints
 from .engine import DIRECTIONS, Game, GameFinished, InvalidState
 from .errors import ApiError
-from .store import game_key, game_store
+from .store import load_game, save_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 @bp.get("/game")
 def current_game():
-    with game_store().slot(game_key()) as slot:
-        game = slot.load()
-        created = game is None
-        if created:
-            game = Game.new()
-        slot.save(game)  # also pushes the entry's expiry forward
+    game = load_game()
+    created = game is None
+    if created:
+        game = Game.new()
+        save_game(game)
     return {**game.to_state(), "created": created}
 
 
@@ -29,8 +28,7 @@ def new_game():
         game = Game.new(json_object(optional={"seed"}).get("seed"))
     except InvalidState as error:
         raise ApiError(400, "invalid_seed", str(error)) from None
-    with game_store().slot(game_key()) as slot:
-        slot.save(game)
+    save_game(game)
     return game.to_state(), 201
 
 
@@ -40,8 +38,7 @@ def restore_game():
         game = Game.from_state(json_object(any_fields=True))
     except InvalidState as error:
         raise ApiError(400, "invalid_state", str(error)) from None
-    with game_store().slot(game_key()) as slot:
-        slot.save(game)
+    save_game(game)
     return game.to_state()
 
 
@@ -50,46 +47,40 @@ def move():
     direction = json_object(required={"direction"})["direction"]
     if direction not in DIRECTIONS:
         raise ApiError(400, "invalid_direction", f"direction must be one of: {', '.join(DIRECTIONS)}")
-    with game_store().slot(game_key()) as slot:
-        game = existing_game(slot)
-        try:
-            outcome = game.play(direction)
-        except GameFinished as finished:
-            raise ApiError(409, "game_finished", str(finished), state=game.to_state()) from None
-        if outcome.moved:
-            slot.save(game)
+    game = existing_game()
+    try:
+        outcome = game.play(direction)
+    except GameFinished as finished:
+        raise ApiError(409, "game_finished", str(finished), state=game.to_state()) from None
+    if outcome.moved:
+        save_game(game)
     return {**game.to_state(), **outcome.to_dict()}
 
 
 @bp.post("/game/keep-playing")
 def keep_playing():
     json_object()
-    with game_store().slot(game_key()) as slot:
-        game = existing_game(slot)
-        try:
-            game.keep_going()
-        except GameFinished as refused:
-            raise ApiError(409, "cannot_keep_playing", str(refused), state=game.to_state()) from None
-        slot.save(game)
+    game = existing_game()
+    try:
+        game.keep_going()
+    except GameFinished as refused:
+        raise ApiError(409, "cannot_keep_playing", str(refused), state=game.to_state()) from None
+    save_game(game)
     return game.to_state()
 
 
 @bp.get("/game/hint")
 def hint():
-    """The solver's move for the current game; one search per session at a time."""
-    key = game_key()
-    store = game_store()
-    with store.slot(key) as slot:
-        game = existing_game(slot)
+    """The solver's move for the current game: the session's lock allows one search at a time."""
+    game = existing_game()
     if game.over or game.waiting:
         raise ApiError(409, "game_finished", "the game is finished: there is nothing to hint", state=game.to_state())
-    with store.exclusive(f"hint:{key}"):
-        suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]))
+    suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]))
     return suggestion.to_dict()
 
 
-def existing_game(slot):
-    game = slot.load()
+def existing_game():
+    game = load_game()
     if game is None:
         raise ApiError(404, "no_game", "this session has no game; start or restore one first")
     return game

@@ -39,6 +39,8 @@ def http_error(error):
     original = getattr(error, "original_exception", None)
     if isinstance(error, InternalServerError) and isinstance(original, UNAVAILABLE):
         return store_unavailable(original)
+    if isinstance(error, InternalServerError) and isinstance(original, SessionBusy):
+        return session_busy(original)  # the session's write-back, after the route, was refused
     code = error.name.lower().replace(" ", "_")
     response = respond(error.code, code, error.description)
     for name, value in error.get_headers():

@@ -2,7 +2,7 @@
 
 from flask import Blueprint
 
-from .store import game_store
+from . import store
 
 bp = Blueprint("health", __name__)
 
@@ -10,5 +10,5 @@ bp = Blueprint("health", __name__)
 @bp.get("/healthz")
 def healthz():
     """200 only when the session store answers; failures become a 503 via app.errors."""
-    game_store().ping()
+    store.ping()
     return {"status": "ok"}

@@ -43,7 +43,8 @@ def init_app(app, api_blueprint):
 
 
 def session_or_address():
-    return session.get("game_key") or get_remote_address()
+    """A session with a game is limited on its own; other requests by their address."""
+    return session.sid if "game" in session else get_remote_address()
 
 
 def refuse_cross_site_writes():

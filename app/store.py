@@ -1,25 +1,31 @@
-"""Session storage: each session's game, kept under a per-session lock.
+"""Session storage: each session, and the game in it, is read and written under a lock.
 
-Flask-Session reads the whole session dict when a request starts and writes it back
-when it ends, without a lock, so a game kept inside that dict could be silently
-rolled back by any overlapping request. Here the session dict only holds a stable
-``game_key``; the game itself lives beside it in the same backend (cachelib files or
-Redis) and is only read, changed and written while holding that game's lock.
+Flask-Session reads the whole session when a request starts and writes it back when
+the request ends, with no lock, so two overlapping requests of one session could each
+write back their own copy and silently undo the other's move (a read-only GET too,
+since a session is refreshed on every request). Here the session interface takes the
+session's lock before it reads the session and lets go only once it has written it
+back: the requests of one session run one at a time. A request that waits longer than
+MOVE_LOCK_TIMEOUT is refused (409) rather than queued for ever.
+
+With Redis, taking the lock and reading the session is one pipeline, and writing the
+session and releasing the lock is one script that first checks the lock is still ours:
+a move costs two round trips, and a request whose lease ran out never overwrites a
+newer session. The embedded store (cachelib files) locks with flock().
 """
 
 import fcntl
 import hashlib
-import json
 import logging
 import secrets
 import time
-from contextlib import contextmanager
-from datetime import datetime, timedelta, timezone
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import redis
 from cachelib.file import FileSystemCache
-from flask import current_app, session
+from flask import current_app, g, session
 from flask_session.cachelib import CacheLibSessionInterface
 from flask_session.redis import RedisSessionInterface
 
@@ -27,12 +33,8 @@ from .engine import Game, InvalidState
 
 log = logging.getLogger(__name__)
 
-GAME_PREFIX = "game:"
 LOCK_PREFIX = "lock:"
 FILE_LOCK_STRIPES = 256
-# How stale the session's "touched" mark may get before the session (and its cookie)
-# is written again to push its expiry forward: an hour, or a tenth of a short lifetime.
-MAX_TOUCH_INTERVAL = timedelta(hours=1)
 
 
 class StoreUnavailable(Exception):
@@ -40,84 +42,10 @@ class StoreUnavailable(Exception):
 
 
 class SessionBusy(Exception):
-    """Another request of this session held the lock for too long."""
+    """Another request of this session held its lock for too long."""
 
 
 UNAVAILABLE = (StoreUnavailable, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
-
-
-class GameSlot:
-    """The game of one session while its lock is held; a save is written as the slot closes."""
-
-    def __init__(self, raw):
-        self._raw = raw
-        self.pending = None
-
-    def load(self):
-        """The stored game, or None when there is none or it cannot be read."""
-        if self._raw is None:
-            return None
-        try:
-            return Game.from_record(json.loads(self._raw))
-        except (ValueError, TypeError, InvalidState):
-            log.warning("corrupted game entry treated as missing")
-            return None
-
-    def save(self, game):
-        self.pending = json.dumps(game.to_record())
-
-
-class FileBackend:
-    """Embedded default: cachelib files in the instance folder, flock()ed lock files."""
-
-    def __init__(self, cache, lock_dir):
-        self.cache = cache
-        self.lock_dir = Path(lock_dir)
-        self.lock_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-
-    def get(self, key):
-        try:
-            return self.cache.get(key)
-        except Exception:  # a truncated or corrupted file reads as missing
-            log.warning("unreadable store entry %s treated as missing", key, exc_info=True)
-            return None
-
-    def set(self, key, value, ttl):
-        if not self.cache.set(key, value, timeout=ttl):
-            raise StoreUnavailable("could not write the session store")
-
-    @contextmanager
-    def lock(self, key, timeout):
-        """flock() one of a fixed set of lock files, so the folder never grows."""
-        stripe = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % FILE_LOCK_STRIPES
-        with open(self.lock_dir / f"{stripe}.lock", "ab") as f:
-            retry_until(lambda: _try_flock(f), timeout)
-            try:
-                yield
-            finally:
-                fcntl.flock(f, fcntl.LOCK_UN)
-
-    @contextmanager
-    def transaction(self, key, timeout, ttl):
-        with self.lock(key, timeout):
-            slot = GameSlot(self.get(GAME_PREFIX + key))
-            yield slot
-            if slot.pending is not None:
-                self.set(GAME_PREFIX + key, slot.pending, ttl)
-
-    def ping(self):
-        probe = "healthz"
-        self.set(probe, "ok", 60)
-        if self.get(probe) != "ok":
-            raise StoreUnavailable("the session store does not read back what it wrote")
-
-
-def _try_flock(f):
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return True
-    except BlockingIOError:
-        return False
 
 
 def retry_until(attempt, timeout):
@@ -132,116 +60,193 @@ def retry_until(attempt, timeout):
     return result
 
 
-class RedisBackend:
-    """Scale-out store: every replica sees the same games and the same locks.
+@dataclass
+class HeldLock:
+    """The lock this request holds on its session, kept in ``g`` until the write-back."""
 
-    A lock is a key set with NX and a lease, holding a random token. A move costs two
-    round trips besides the session's own: take the lock and read the game in one
-    pipeline, then write the game and release the lock in one script that first
-    checks the token, so a request whose lease ran out can never overwrite a newer game.
+    store_id: str
+    handle: Any
+    released: bool = False
+
+
+class _LockedSessions:
+    """Mixin over a Flask-Session interface: a session's lock is held from its read to its write.
+
+    Subclasses give the four store operations: ``_lock_and_read``, ``_write_and_release``,
+    ``_write`` and ``_release``.
     """
 
-    RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
-    SAVE_AND_RELEASE = (
-        "if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end "
-        "redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3]) redis.call('del', KEYS[1]) return 1"
-    )
-
-    def __init__(self, client, lease_seconds):
-        self.client = client
-        self.lease_ms = int(lease_seconds * 1000)
-        self._release = client.register_script(self.RELEASE)
-        self._save_and_release = client.register_script(self.SAVE_AND_RELEASE)
-
-    def _acquire(self, lock_key, token, timeout, read_key=None):
-        """Take the lock; returns ``[value of read_key]`` read under it (or ``[]``)."""
-
-        def attempt():
-            pipe = self.client.pipeline(transaction=False)
-            pipe.set(lock_key, token, nx=True, px=self.lease_ms)
-            if read_key:
-                pipe.get(read_key)
-            acquired, *read = pipe.execute()
-            return [read] if acquired else None
-
-        return retry_until(attempt, timeout)[0]
-
-    @contextmanager
-    def lock(self, key, timeout):
-        lock_key, token = LOCK_PREFIX + key, secrets.token_hex(16)
-        self._acquire(lock_key, token, timeout)
-        try:
-            yield
-        finally:
-            self._release(keys=[lock_key], args=[token])
-
-    @contextmanager
-    def transaction(self, key, timeout, ttl):
-        lock_key, game_key, token = LOCK_PREFIX + key, GAME_PREFIX + key, secrets.token_hex(16)
-        (raw,) = self._acquire(lock_key, token, timeout, read_key=game_key)
-        slot = GameSlot(raw.decode("utf-8", "replace") if raw is not None else None)
-        try:
-            yield slot
-        except BaseException:
-            self._release(keys=[lock_key], args=[token])
-            raise
-        if slot.pending is None:
-            self._release(keys=[lock_key], args=[token])
-        elif not self._save_and_release(keys=[lock_key, game_key], args=[token, slot.pending, ttl]):
-            log.warning("move lock of a game expired before its save; the change is refused")
-            raise SessionBusy
-
-    def ping(self):
-        self.client.ping()
-
-
-class GameStore:
-    def __init__(self, backend, lock_timeout, ttl):
-        self.backend = backend
+    def __init__(self, *args, lock_timeout, **kwargs):
+        super().__init__(*args, **kwargs)
         self.lock_timeout = lock_timeout
-        self.ttl = ttl
 
-    def slot(self, key):
-        """Hold the game's lock for a whole read-change-write."""
-        return self.backend.transaction(key, self.lock_timeout, self.ttl)
+    def open_session(self, app, request):
+        """Static files need no session, so they neither wait for its lock nor read it.
 
-    def exclusive(self, name):
-        """Run something once at a time per name, refusing (SessionBusy) rather than queueing."""
-        return self.backend.lock(name, timeout=0)
-
-    def ping(self):
-        self.backend.ping()
-
-
-class _TolerantSessionLoading:
-    """A session entry that cannot be decoded is treated as no session, never as a 500."""
+        A busy or unreachable store is kept for ``raise_session_error``: raised here,
+        in the middle of Flask pushing the request, no error handler could answer it.
+        """
+        if request.path.startswith(f"{app.static_url_path}/"):
+            return self.make_null_session(app)
+        try:
+            return super().open_session(app, request)
+        except (SessionBusy, *UNAVAILABLE) as error:
+            g.session_error = error
+            return self.make_null_session(app)
 
     def _retrieve_session_data(self, store_id):
+        handle, data = self._lock_and_read(store_id)
+        if not isinstance(data, dict):
+            self._release(handle)  # no session: a new one with a fresh id is made instead
+            return None
+        g.session_lock = HeldLock(store_id, handle)
+        return data
+
+    def _decode(self, store_id, read):
+        """A session entry that cannot be decoded is treated as no session, never as a 500."""
         try:
-            data = super()._retrieve_session_data(store_id)
+            return read()
         except UNAVAILABLE:
             raise
         except Exception:
             log.warning("unreadable session %s treated as missing", store_id, exc_info=True)
             return None
-        return data if isinstance(data, dict) else None
+
+    def _upsert_session(self, session_lifetime, session, store_id):
+        if g.get("session_write_tried"):
+            return  # it failed, and this request is being answered with that error
+        g.session_write_tried = True
+        ttl = int(session_lifetime.total_seconds())
+        held = g.get("session_lock")
+        if held is None or held.store_id != store_id:
+            self._write(store_id, session, ttl)  # a new session: nobody else knows its fresh id
+            return
+        held.released = True
+        if not self._write_and_release(held.handle, store_id, session, ttl):
+            log.warning("session lock expired before the write-back; the change is refused")
+            raise SessionBusy
+
+    def release_held_lock(self):
+        """After every request: let go of a lock that no write-back released."""
+        held = g.pop("session_lock", None)
+        if held is None or held.released:
+            return
+        held.released = True
+        try:
+            self._release(held.handle)
+        except UNAVAILABLE:
+            log.warning("could not release a session lock; its lease will expire", exc_info=True)
 
 
-class CacheLibSessions(_TolerantSessionLoading, CacheLibSessionInterface):
-    pass
+class FileSessions(_LockedSessions, CacheLibSessionInterface):
+    """Embedded default: cachelib files in the instance folder, flock()ed lock files."""
+
+    def __init__(self, app, *, lock_dir, **kwargs):
+        super().__init__(app, **kwargs)
+        self.lock_dir = Path(lock_dir)
+        self.lock_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+    def _lock_and_read(self, store_id):
+        return self._lock(store_id), self._decode(store_id, lambda: self.cache.get(store_id))
+
+    def _lock(self, store_id):
+        """flock() one of a fixed set of lock files, so the folder never grows."""
+        stripe = int(hashlib.sha256(store_id.encode()).hexdigest()[:8], 16) % FILE_LOCK_STRIPES
+        file = open(self.lock_dir / f"{stripe}.lock", "ab")
+        try:
+            retry_until(lambda: _try_flock(file), self.lock_timeout)
+        except BaseException:
+            file.close()
+            raise
+        return file
+
+    def _write(self, store_id, session, ttl):
+        if not self.cache.set(store_id, dict(session), timeout=ttl):
+            raise StoreUnavailable("could not write the session store")
+
+    def _write_and_release(self, handle, store_id, session, ttl):
+        try:
+            self._write(store_id, session, ttl)
+        finally:
+            self._release(handle)
+        return True
+
+    def _release(self, handle):
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()
+
+    def ping(self):
+        probe = "healthz"
+        if not self.cache.set(probe, "ok", timeout=60) or self.cache.get(probe) != "ok":
+            raise StoreUnavailable("the session store does not read back what it wrote")
 
 
-class RedisSessions(_TolerantSessionLoading, RedisSessionInterface):
-    pass
+def _try_flock(file):
+    try:
+        fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+
+
+class RedisSessions(_LockedSessions, RedisSessionInterface):
+    """Scale-out store: every replica sees the same sessions and the same locks.
+
+    A lock is a key set with NX and a lease, holding a random token, so a worker that
+    dies holding it blocks its session only until the lease ends.
+    """
+
+    LOCK_AND_READ = (
+        "if not redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end "
+        "return {redis.call('get', KEYS[2])}"
+    )
+    RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+    WRITE_AND_RELEASE = (
+        "if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end "
+        "redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3]) redis.call('del', KEYS[1]) return 1"
+    )
+
+    def __init__(self, app, *, lease_seconds, **kwargs):
+        super().__init__(app, **kwargs)
+        self.lease_ms = int(lease_seconds * 1000)
+        self._lock_and_read_script = self.client.register_script(self.LOCK_AND_READ)
+        self._release_script = self.client.register_script(self.RELEASE)
+        self._write_and_release_script = self.client.register_script(self.WRITE_AND_RELEASE)
+
+    def _lock_and_read(self, store_id):
+        lock_key, token = LOCK_PREFIX + store_id, secrets.token_hex(16)
+
+        def attempt():
+            return self._lock_and_read_script(keys=[lock_key, store_id], args=[token, self.lease_ms])
+
+        (raw,) = retry_until(attempt, self.lock_timeout)
+        data = None if raw is None else self._decode(store_id, lambda: self.serializer.decode(raw))
+        return (lock_key, token), data
+
+    def _write(self, store_id, session, ttl):
+        self.client.set(store_id, self.serializer.encode(session), ex=ttl)
+
+    def _write_and_release(self, handle, store_id, session, ttl):
+        lock_key, token = handle
+        return self._write_and_release_script(
+            keys=[lock_key, store_id], args=[token, self.serializer.encode(session), ttl]
+        )
+
+    def _release(self, handle):
+        lock_key, token = handle
+        self._release_script(keys=[lock_key], args=[token])
+
+    def ping(self):
+        self.client.ping()
 
 
 def init_app(app):
-    """Pick the backend from SESSION_TYPE and install Flask-Session on it."""
+    """Pick the store from SESSION_TYPE and install the locked session interface on it."""
     config = app.config
-    ttl = int(app.permanent_session_lifetime.total_seconds())
     common = {
         "key_prefix": "session:",
         "permanent": config["SESSION_PERMANENT"],
+        "lock_timeout": float(config["MOVE_LOCK_TIMEOUT"]),
     }
     kind = str(config["SESSION_TYPE"]).lower()
     if kind == "redis":
@@ -250,41 +255,45 @@ def init_app(app):
         client = redis.Redis.from_url(
             config["REDIS_URL"], socket_connect_timeout=1, socket_timeout=2, health_check_interval=10
         )
-        backend = RedisBackend(client, lease_seconds=max(2 * float(config["MOVE_LOCK_TIMEOUT"]), 10))
-        app.session_interface = RedisSessions(app, client=client, **common)
+        lease = max(2 * common["lock_timeout"], 10)
+        app.session_interface = RedisSessions(app, client=client, lease_seconds=lease, **common)
     elif kind == "cachelib":
         cache = FileSystemCache(
             str(Path(app.instance_path) / "sessions"),
             threshold=int(config["SESSION_FILE_THRESHOLD"]),
-            default_timeout=ttl,
+            default_timeout=int(app.permanent_session_lifetime.total_seconds()),
             mode=0o600,
         )
-        backend = FileBackend(cache, Path(app.instance_path) / "locks")
-        app.session_interface = CacheLibSessions(app, client=cache, **common)
+        lock_dir = Path(app.instance_path) / "locks"
+        app.session_interface = FileSessions(app, client=cache, lock_dir=lock_dir, **common)
     else:
         raise RuntimeError(f"unsupported SESSION_TYPE {kind!r}: use 'cachelib' or 'redis'")
-    app.extensions["game_store"] = GameStore(backend, float(config["MOVE_LOCK_TIMEOUT"]), ttl)
+    app.before_request(raise_session_error)
+    app.teardown_request(lambda _error: app.session_interface.release_held_lock())
 
 
-def game_store():
-    return current_app.extensions["game_store"]
+def raise_session_error():
+    """A session that could not be opened fails the request here, where error handlers apply."""
+    error = g.pop("session_error", None)
+    if error is not None:
+        raise error
 
 
-def game_key():
-    """This session's game key; touching the session now and then keeps it alive."""
-    key = session.get("game_key")
-    if key is None:
-        key = session["game_key"] = secrets.token_urlsafe(18)
-    now = datetime.now(timezone.utc)
-    touched = session.get("touched")
-    interval = min(MAX_TOUCH_INTERVAL, current_app.permanent_session_lifetime / 10)
-    if touched is None or now - _parse(touched) > interval:
-        session["touched"] = now.isoformat()
-    return key
+def ping():
+    current_app.session_interface.ping()
 
 
-def _parse(stamp):
+def load_game():
+    """The session's game, or None when there is none or it cannot be read."""
+    record = session.get("game")
+    if record is None:
+        return None
     try:
-        return datetime.fromisoformat(stamp)
-    except (TypeError, ValueError):
-        return datetime.min.replace(tzinfo=timezone.utc)
+        return Game.from_record(record)
+    except (ValueError, TypeError, InvalidState):
+        log.warning("corrupted game in a session treated as missing")
+        return None
+
+
+def save_game(game):
+    session["game"] = game.to_record()

@@ -15,14 +15,15 @@ MAX_EXPONENT = 17
 MAX_TILE = 1 << MAX_EXPONENT
 
 
+EXPONENT_BY_VALUE = {0: 0} | {1 << k: k for k in range(1, MAX_EXPONENT + 1)}
+
+
 def exponent_of(value: int) -> int:
     """Exponent stored for a tile value; raises ValueError for non-tiles."""
-    if value == 0:
-        return 0
-    k = value.bit_length() - 1
-    if value != 1 << k or not 1 <= k <= MAX_EXPONENT:
-        raise ValueError(f"{value!r} is not a tile value")
-    return k
+    try:
+        return EXPONENT_BY_VALUE[value]
+    except (KeyError, TypeError):
+        raise ValueError(f"{value!r} is not a tile value") from None
 
 
 def value_of(exponent: int) -> int:

@@ -6,7 +6,7 @@ rows up in tables whose results are already laid out as columns, so no move
 walks single cells.
 """
 
-from .board import ROW_MASK, empty_cells, exponent_grid
+from .board import ROW_MASK, exponent_grid, exponents
 from .rules import has_equal_neighbours
 from .tables import (
     DOWN_COLUMN,
@@ -130,4 +130,4 @@ def is_over(board: int) -> bool:
     For any board holding at least one tile this is the same as ``not can_move``;
     an empty board is neither over nor movable (it never occurs in a game).
     """
-    return not empty_cells(board) and not has_equal_neighbours(exponent_grid(board))
+    return 0 not in exponents(board) and not has_equal_neighbours(exponent_grid(board))

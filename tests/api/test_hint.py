@@ -6,7 +6,7 @@ import pytest
 
 from app import create_app
 from app.engine import Game, move, pack
-from app.store import game_store
+from tests.api.locking import holding_the_session_of
 
 
 def seeded_positions(count):
@@ -57,13 +57,11 @@ def test_no_game_is_404_and_finished_games_are_409(client):
     assert waiting.status_code == 409 and waiting.get_json()["state"]["won"] is True
 
 
-def test_one_hint_per_session_at_a_time(app, client):
+def test_one_hint_per_session_at_a_time(tmp_path):
+    app = create_app({"INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False, "MOVE_LOCK_TIMEOUT": 0.2})
+    client = app.test_client()
     client.get("/api/game")
-    with app.test_request_context():
-        store = game_store()
-    with client.session_transaction() as session:
-        key = session["game_key"]
-    with store.exclusive(f"hint:{key}"):
+    with holding_the_session_of(app, client):
         busy = client.get("/api/game/hint")
     assert busy.status_code == 409 and busy.get_json()["error"]["code"] == "busy"
     assert client.get("/api/game/hint").status_code == 200

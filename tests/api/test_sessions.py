@@ -4,13 +4,14 @@ import os
 import stat
 import threading
 import time
-from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from flask import request
 
+from app import api as api_routes
 from app import create_app
-from app.store import GameSlot
+from tests.api.locking import holding_the_session_of
 
 OPEN_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]]
 
@@ -52,6 +53,14 @@ def test_a_corrupted_game_entry_reads_as_no_game(app, client):
     assert reply.status_code == 200 and reply.get_json()["created"] is True
 
 
+def test_a_corrupted_game_in_a_readable_session_reads_as_no_game(app, client):
+    client.get("/api/game")
+    store_id = "session:" + client.get_cookie("session").value
+    app.session_interface.cache.set(store_id, {"game": {"board": "not a board", "seed": -1}})
+    reply = client.get("/api/game")
+    assert reply.status_code == 200 and reply.get_json()["created"] is True
+
+
 def test_a_truncated_entry_reads_as_no_session(app, client):
     client.get("/api/game")
     sessions = Path(app.instance_path) / "sessions"
@@ -75,15 +84,15 @@ def clients_sharing_one_session(app, count):
 
 def slow_loads(monkeypatch, seconds, method=None):
     """Widen the read-change-write window so that unsynchronised requests would collide."""
-    load = GameSlot.load
+    load = api_routes.load_game
 
-    def slow(self):
-        game = load(self)
+    def slow():
+        game = load()
         if method in (None, request.method):
             time.sleep(seconds)
         return game
 
-    monkeypatch.setattr(GameSlot, "load", slow)
+    monkeypatch.setattr(api_routes, "load_game", slow)
 
 
 def test_concurrent_moves_of_one_session_are_each_applied_exactly_once(app, monkeypatch):
@@ -109,6 +118,8 @@ def test_concurrent_moves_of_one_session_are_each_applied_exactly_once(app, monk
 
 
 def test_a_read_overlapping_a_move_never_undoes_it(app, monkeypatch):
+    """Every request writes its session back (to push its expiry), a slow GET too."""
+    assert app.config["SESSION_REFRESH_EACH_REQUEST"]
     reader, mover = clients_sharing_one_session(app, 2)
     slow_loads(monkeypatch, 0.3, method="GET")
     started = threading.Event()
@@ -126,3 +137,22 @@ def test_a_read_overlapping_a_move_never_undoes_it(app, monkeypatch):
     assert moved["moved"] is True
     final = mover.get("/api/game").get_json()
     assert final["moves"] == 1 and final["board"] == moved["board"]
+
+
+def test_a_move_that_waits_too_long_for_its_session_is_refused_and_changes_nothing(tmp_path):
+    app = create_app({"INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False, "MOVE_LOCK_TIMEOUT": 0.2})
+    client = app.test_client()
+    before = client.put("/api/game", json={"board": OPEN_BOARD, "score": 0, "won": False, "keep_playing": False, "moves": 0})
+    with holding_the_session_of(app, client):
+        refused = client.post("/api/game/moves", json={"direction": "left"})
+    assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "busy"
+    assert client.get("/api/game").get_json()["board"] == before.get_json()["board"]
+    assert client.post("/api/game/moves", json={"direction": "left"}).get_json()["moved"] is True
+
+
+def test_static_files_never_wait_for_the_session(tmp_path):
+    app = create_app({"INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False, "MOVE_LOCK_TIMEOUT": 0.2})
+    client = app.test_client()
+    client.get("/api/game")
+    with holding_the_session_of(app, client):
+        assert client.get("/static/css/style.css").status_code == 200

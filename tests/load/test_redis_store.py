@@ -46,6 +46,8 @@ def test_an_unreachable_redis_is_a_json_503(tmp_path):
     with redis_server() as server:
         url = server.url
     client = redis_app(url, tmp_path, PROPAGATE_EXCEPTIONS=False).test_client()
+    assert client.get("/api/game").status_code == 503  # a new player
+    client.set_cookie("session", "a-session-the-store-would-know")
     for reply in (client.get("/api/game"), client.post("/api/game/moves", json={"direction": "up"})):
         assert reply.status_code == 503
         assert reply.get_json()["error"]["code"] == "store_unavailable"
