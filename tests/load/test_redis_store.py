@@ -1,8 +1,13 @@
 """The Redis store in-process: corrupted entries, a dead server, and sharing between apps."""
 
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 import redis
+from flask import request
 
+from app import api as api_routes
 from app import create_app
 from tests.servers import redis_server
 
@@ -53,3 +58,30 @@ def test_an_unreachable_redis_is_a_json_503(tmp_path):
         assert reply.get_json()["error"]["code"] == "store_unavailable"
         assert reply.headers["Retry-After"]
     assert client.get("/healthz").status_code == 503
+
+
+def test_a_request_whose_lock_lease_ran_out_is_refused_and_overwrites_nothing(redis_url, tmp_path, monkeypatch):
+    app = redis_app(redis_url, tmp_path)
+    app.session_interface.lease_ms = 200  # as if the slow request below had stalled for the whole lease
+    slow, fast = app.test_client(), app.test_client()
+    slow.post("/api/game", json={"seed": 21})
+    fast.set_cookie("session", slow.get_cookie("session").value)
+    load = api_routes.load_game
+
+    def load_slowly_when_asked():
+        if request.headers.get("X-Slow"):
+            time.sleep(0.5)
+        return load()
+
+    monkeypatch.setattr(api_routes, "load_game", load_slowly_when_asked)
+
+    with ThreadPoolExecutor(1) as pool:
+        stalled = pool.submit(slow.post, "/api/game/moves", json={"direction": "left"}, headers={"X-Slow": "1"})
+        time.sleep(0.3)  # the stalled request's lease has run out by now
+        moved = fast.post("/api/game/moves", json={"direction": "right"})
+        refused = stalled.result()
+
+    assert moved.status_code == 200 and moved.get_json()["moved"] is True
+    assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "busy"
+    final = fast.get("/api/game").get_json()
+    assert final["moves"] == 1 and final["board"] == moved.get_json()["board"]
