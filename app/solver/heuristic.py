@@ -5,7 +5,8 @@ A board's value is the sum of the table entries of its 4 rows and its 4 columns
 a line on what keeps a game alive: empty cells, neighbours that can merge,
 monotonic order (big tiles gathered at one end) and few big tiles in the two
 inner cells, minus a cost that grows steeply with tile size so that merging
-always pays. All weights are named in ``Weights`` and were set by benchmark.
+always pays. All weights are named in ``Weights`` and were chosen by benchmark
+(see ``templates/solver.html`` for how).
 """
 
 from dataclasses import dataclass
@@ -18,11 +19,11 @@ from app.engine.moves import transpose
 
 @dataclass(frozen=True)
 class Weights:
-    empty: float = 500.0
+    empty: float = 270.0
     merges: float = 700.0
-    monotonicity: float = 12.0
+    monotonicity: float = 47.0
     monotonicity_power: float = 4.0
-    sum: float = 5.0
+    sum: float = 11.0
     sum_power: float = 3.5
     inner: float = 0.0
     inner_power: float = 3.0

@@ -21,7 +21,8 @@ DEFAULT_BUDGET_MS = 100.0
 CUT = 1 / 8  # a depth-d search stops at spawn paths less likely than CUT / 4**d
 MAX_ENTRIES = 200_000  # per cache dict: about 30 MB each at most
 GROWTH = 10.0  # a search one move deeper costs about this many times more (measured 10-14)
-OPEN = 5  # boards with this many empty cells or more are easy: depth 3 is enough
+MIN_DEPTH = 3  # at depth 2 even the opening can go wrong: a benchmark game died at 1024
+OPEN = 5  # boards with this many empty cells or more are easy: MIN_DEPTH is enough
 
 _tables: dict[Weights, list[float]] = {}
 
@@ -44,8 +45,9 @@ class Suggestion:
 def depth_limit(board: int) -> int:
     """Deepest search worth its time: more distinct tiles, more to plan for; open boards are easy."""
     cells = [board >> (CELL_BITS * i) & CELL_MASK for i in range(SIZE * SIZE)]
-    limit = max(2, len(set(cells) - {0}) - 3)
-    return min(limit, 3) if cells.count(0) >= OPEN else limit
+    if cells.count(0) >= OPEN:
+        return MIN_DEPTH
+    return max(MIN_DEPTH, len(set(cells) - {0}) - 3)
 
 
 def _line_table(weights: Weights) -> list[float]:

@@ -102,7 +102,7 @@ def test_open_boards_are_searched_shallow_and_tight_ones_deeper():
     tiles = [2**k for k in range(1, 13)]
     open_board = pack([tiles[8:12], tiles[4:8], [0] * 4, [0] * 4])
     tight_board = pack([tiles[8:12], tiles[4:8], tiles[0:4], [2, 0, 0, 0]])
-    assert depth_limit(pack([[2, 4, 0, 0]] + [[0] * 4] * 3)) == 2
+    assert depth_limit(pack([[2, 4, 0, 0]] + [[0] * 4] * 3)) == 3
     assert depth_limit(open_board) == 3
     assert depth_limit(tight_board) > 3
 
