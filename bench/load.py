@@ -7,16 +7,20 @@ Prints moves/s, p50/p99 latency and errors for the moves and for GET /healthz me
 in the same run, and their ratio (the session store must not be the bottleneck).
 Without --url it starts gunicorn (and redis-server for --store redis) itself, with rate
 limits off: the benchmark is one client address sending far faster than any player.
+It then also prints the CPU time one request costs in the server's processes, the
+store's and this client, which share the machine's cores.
 """
 
 import argparse
 import http.client
 import json
+import resource
 import statistics
 import threading
-from functools import partial
 import time
+from collections import Counter
 from contextlib import ExitStack, contextmanager
+from functools import partial
 from urllib.parse import urlsplit
 
 DIRECTIONS = ("left", "down", "right", "up")
@@ -70,15 +74,30 @@ def run_threads(threads, work):
     return time.perf_counter() - started
 
 
+class CpuMeter:
+    """CPU seconds used so far by this client and by the process groups it was given."""
+
+    def __init__(self, groups):
+        self.groups = groups  # {"server": pgid, "store": pgid}
+
+    def read(self):
+        from tests.servers import group_cpu_seconds
+
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        used = {name: group_cpu_seconds(pgid) for name, pgid in self.groups.items()}
+        return used | {"client": usage.ru_utime + usage.ru_stime}
+
+
 class Measurement:
-    """Latencies, errors, request count and time spent, summed over the rounds of a run."""
+    """Latencies, errors, request count, time and CPU spent, summed over the rounds of a run."""
 
     def __init__(self):
         self.latencies, self.errors, self.requests, self.seconds = [], [], 0, 0.0
+        self.cpu = Counter()
 
     def summary(self):
         ordered = sorted(self.latencies) or [0.0]
-        return {
+        summary = {
             "requests": self.requests,
             "seconds": round(self.seconds, 3),
             "per_second": round(self.requests / self.seconds, 1) if self.seconds else 0.0,
@@ -87,6 +106,18 @@ class Measurement:
             "errors": len(self.errors),
             "first_errors": self.errors[:3],
         }
+        if self.cpu and self.requests:
+            summary["cpu_us_per_request"] = {name: round(used / self.requests * 1e6) for name, used in self.cpu.items()}
+        return summary
+
+
+@contextmanager
+def metered(meter, measured):
+    """Add the CPU time a round used to ``measured`` (nothing without a meter)."""
+    before = meter.read() if meter else {}
+    yield
+    if meter:
+        measured.cpu.update({name: used - before[name] for name, used in meter.read().items()})
 
 
 def healthz_round(host, port, requests, threads, measured):
@@ -121,7 +152,7 @@ def moves_round(players, moves, threads, measured, first_step):
     measured.requests += sum(played)
 
 
-def run_load(url, sessions, moves, threads, rounds=4):
+def run_load(url, sessions, moves, threads, rounds=4, meter=None):
     """Alternate rounds of /healthz and of moves, so a change in machine load hits both alike."""
     host, port = urlsplit(url).hostname, urlsplit(url).port
     players = [Session(host, port) for _ in range(sessions)]
@@ -131,8 +162,10 @@ def run_load(url, sessions, moves, threads, rounds=4):
     step = 0
     for round_number in range(rounds):
         share = moves // rounds + (round_number < moves % rounds)
-        healthz_round(host, port, sessions * share, threads, healthz)
-        moves_round(players, share, threads, moved, first_step=step)
+        with metered(meter, healthz):
+            healthz_round(host, port, sessions * share, threads, healthz)
+        with metered(meter, moved):
+            moves_round(players, share, threads, moved, first_step=step)
         step += share
     healthz, moved = healthz.summary(), moved.summary()
     return {"healthz": healthz, "moves": moved, "ratio": round(moved["per_second"] / healthz["per_second"], 3)}
@@ -148,6 +181,9 @@ def report(result, label):
         )
         for error in row["first_errors"]:
             lines.append(f"           e.g. {error}")
+        if "cpu_us_per_request" in row:
+            used = ", ".join(f"{name} {us} us" for name, us in row["cpu_us_per_request"].items())
+            lines.append(f"           CPU per request: {used}, total {sum(row['cpu_us_per_request'].values())} us")
     lines.append(f"  moves/s is {result['ratio']:.0%} of healthz/s")
     return "\n".join(lines)
 
@@ -165,8 +201,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     with ExitStack() as stack:
-        url = args.url or stack.enter_context(start_server(args.store, args.workers))
-        result = run_load(url, args.sessions, args.moves, args.threads, args.rounds)
+        url, meter = (args.url, None) if args.url else stack.enter_context(start_server(args.store, args.workers))
+        result = run_load(url, args.sessions, args.moves, args.threads, args.rounds, meter)
     label = args.url or f"gunicorn x{args.workers} workers, {args.store} store, {args.threads} client threads"
     print(json.dumps(result, indent=2) if args.json else report(result, label))
     return result
@@ -174,15 +210,21 @@ def main(argv=None):
 
 @contextmanager
 def start_server(store, workers):
-    """gunicorn (and redis-server when asked) on free loopback ports, for the run only."""
+    """gunicorn (and redis-server when asked) on free loopback ports, for the run only.
+
+    Yields the server's URL and a meter of the CPU its processes use.
+    """
     from tests.servers import gunicorn_server, redis_server
 
     with ExitStack() as stack:
         env = {"FLASK_RATELIMIT_ENABLED": "false"}
+        groups = {}
         if store == "redis":
             redis = stack.enter_context(redis_server())
             env |= {"FLASK_SESSION_TYPE": "redis", "FLASK_REDIS_URL": redis.url}
-        yield stack.enter_context(gunicorn_server(env=env, args=["--workers", str(workers)])).url
+            groups["store"] = redis.process.pid
+        server = stack.enter_context(gunicorn_server(env=env, args=["--workers", str(workers)]))
+        yield server.url, CpuMeter({"server": server.process.pid} | groups)
 
 
 if __name__ == "__main__":

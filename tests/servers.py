@@ -62,7 +62,7 @@ def wait_until(predicate, timeout, interval=0.05, message="condition"):
 
 
 def _proc_stats():
-    """(pid, state, ppid, pgrp) of every process, from /proc."""
+    """(pid, state, ppid, pgrp, cpu clock ticks used) of every process, from /proc."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -72,17 +72,23 @@ def _proc_stats():
             continue
         # pid (comm) state ppid pgrp ...; comm may contain spaces or parentheses.
         fields = stat[stat.rfind(")") + 2 :].split()
-        yield int(entry.name), fields[0], int(fields[1]), int(fields[2])
+        yield int(entry.name), fields[0], int(fields[1]), int(fields[2]), int(fields[11]) + int(fields[12])
 
 
 def child_pids(pid):
     """The live direct children of ``pid`` (e.g. a gunicorn master's workers)."""
-    return sorted(p for p, state, ppid, _ in _proc_stats() if ppid == pid and state != "Z")
+    return sorted(p for p, state, ppid, _, _ in _proc_stats() if ppid == pid and state != "Z")
 
 
 def group_pids(pgid):
     """The live (not zombie) members of process group ``pgid``."""
-    return sorted(p for p, state, _, pgrp in _proc_stats() if pgrp == pgid and state != "Z")
+    return sorted(p for p, state, _, pgrp, _ in _proc_stats() if pgrp == pgid and state != "Z")
+
+
+def group_cpu_seconds(pgid):
+    """CPU time (user and system) used so far by the live members of process group ``pgid``."""
+    ticks = sum(cpu for _, state, _, pgrp, cpu in _proc_stats() if pgrp == pgid and state != "Z")
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def listening_sockets(port):

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bench.load import DIRECTIONS, Session, run_load
+from bench.load import DIRECTIONS, CpuMeter, Session, run_load
 from tests.servers import gunicorn_server, redis_server
 
 pytestmark = pytest.mark.slow
@@ -99,7 +99,10 @@ def test_a_worker_killed_mid_load_corrupts_nothing_and_loses_no_acknowledged_mov
 
 
 def test_the_load_script_runs_without_errors(server):
-    result = run_load(server.url, sessions=6, moves=15, threads=3)
+    meter = CpuMeter({"server": server.process.pid})
+    result = run_load(server.url, sessions=6, moves=15, threads=3, meter=meter)
     assert result["moves"]["errors"] == 0 and result["healthz"]["errors"] == 0
     assert result["moves"]["requests"] == 90
     assert result["ratio"] > 0
+    for measured in (result["moves"], result["healthz"]):
+        assert measured["cpu_us_per_request"]["server"] > 0 and measured["cpu_us_per_request"]["client"] > 0
