@@ -62,11 +62,10 @@ def retry_until(attempt, timeout):
 
 @dataclass
 class HeldLock:
-    """The lock this request holds on its session, kept in ``g`` until the write-back."""
+    """The lock this request holds on its session, kept in ``g`` until it is let go."""
 
     store_id: str
     handle: Any
-    released: bool = False
 
 
 class _LockedSessions:
@@ -121,7 +120,7 @@ class _LockedSessions:
         if held is None or held.store_id != store_id:
             self._write(store_id, session, ttl)  # a new session: nobody else knows its fresh id
             return
-        held.released = True
+        del g.session_lock  # released by the write, or by its lease if the write fails
         if not self._write_and_release(held.handle, store_id, session, ttl):
             log.warning("session lock expired before the write-back; the change is refused")
             raise SessionBusy
@@ -129,9 +128,8 @@ class _LockedSessions:
     def release_held_lock(self):
         """After every request: let go of a lock that no write-back released."""
         held = g.pop("session_lock", None)
-        if held is None or held.released:
+        if held is None:
             return
-        held.released = True
         try:
             self._release(held.handle)
         except UNAVAILABLE:
