@@ -13,7 +13,7 @@ import random
 import statistics
 import time
 
-from .board import CELL_BITS, CELL_MASK, MAX_EXPONENT, SIZE
+from .board import CELL_SHIFTS, MAX_EXPONENT, exponents
 from .game import Game
 from .moves import DIRECTIONS, MOVES, move, valid_moves
 from .spawn import spawn, start_board
@@ -25,12 +25,7 @@ _PREFERENCE = {"down": 8, "left": 8, "right": 2, "up": 1}
 
 def _raised(board: int, steps: int) -> int:
     """The board with every tile's exponent raised by ``steps`` (at most 2**17)."""
-    raised = 0
-    for i in range(SIZE * SIZE):
-        e = board >> (CELL_BITS * i) & CELL_MASK
-        if e:
-            raised |= min(e + steps, MAX_EXPONENT) << (CELL_BITS * i)
-    return raised
+    return sum(min(e + steps, MAX_EXPONENT) << shift for e, shift in zip(exponents(board), CELL_SHIFTS) if e)
 
 
 def sample_boards(count: int = 20_000, seed: int = 2048) -> list[int]:

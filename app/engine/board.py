@@ -55,7 +55,7 @@ def pack(grid) -> int:
 
 def unpack(board: int) -> list[list[int]]:
     """4x4 list of tile values (0 = empty)."""
-    values = [1 << k if k else 0 for k in exponents(board)]
+    values = [value_of(k) for k in exponents(board)]
     return [values[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)]
 
 

@@ -4,7 +4,7 @@ Anything malformed raises InvalidState with a message a person can act on, and
 nothing else: callers may pass arbitrary decoded JSON.
 """
 
-from .board import CELL_BITS, EXPONENT_BY_VALUE, MAX_TILE, SIZE, max_tile
+from .board import EXPONENT_BY_VALUE, MAX_TILE, SIZE, max_tile, pack
 from .errors import InvalidState
 from .rules import WIN_TILE
 
@@ -51,10 +51,9 @@ def _check_bool(name: str, value) -> bool:
 
 
 def _check_board(board) -> int:
-    """The board packed, checking each cell on the way: this runs on every move."""
+    """The board packed, once every cell is known to be a tile: this runs on every move."""
     if not isinstance(board, list) or len(board) != SIZE:
         raise InvalidState("board must be a list of 4 rows")
-    packed, shift = 0, 0
     for r, row in enumerate(board):
         if not isinstance(row, list) or len(row) != SIZE:
             raise InvalidState(f"board row {r} must be a list of 4 cells")
@@ -64,8 +63,7 @@ def _check_board(board) -> int:
                     f"board cell ({r}, {c}) must be 0 or a power of two from 2 to {MAX_TILE},"
                     f" got {_shown(value)}"
                 )
-            packed |= EXPONENT_BY_VALUE[value] << shift
-            shift += CELL_BITS
+    packed = pack(board)
     if not packed:
         raise InvalidState("board must hold at least one tile")
     return packed

@@ -10,7 +10,7 @@ allowed to go deeper than open ones, which are easy and answered fast.
 from dataclasses import dataclass, field
 from time import perf_counter
 
-from app.engine.board import CELL_BITS, CELL_MASK, SIZE
+from app.engine.board import exponents
 from app.engine.errors import GameFinished
 from app.engine.moves import DIRECTIONS, MOVES
 
@@ -44,7 +44,7 @@ class Suggestion:
 
 def depth_limit(board: int) -> int:
     """Deepest search worth its time: more distinct tiles, more to plan for; open boards are easy."""
-    cells = [board >> (CELL_BITS * i) & CELL_MASK for i in range(SIZE * SIZE)]
+    cells = exponents(board)
     if cells.count(0) >= OPEN:
         return MIN_DEPTH
     return max(MIN_DEPTH, len(set(cells) - {0}) - 3)
