@@ -5,7 +5,6 @@
 
 import { sleep, withRetry } from './api.js';
 import * as game from './game.js';
-import { fill } from './game.js';
 
 // Pause after each auto-played move has finished animating.
 const PAUSES = { slow: 600, normal: 200, fast: 0 };
@@ -50,7 +49,7 @@ export function bindAssist(elements, { api, messages, announcer }) {
         return;
       }
       showArrow(direction);
-      announcer.say(fill(messages.hint, { direction: directionName(direction) }));
+      announcer.say(game.fill(messages.hint, { direction: directionName(direction) }));
     } catch (err) {
       console.warn('2048: no hint', err); // eslint-disable-line no-console
       announcer.say(messages.noHint);

@@ -63,12 +63,11 @@ export function userInput(direction, source) {
 
 /**
  * Queue a move. Moves are sent one after another in the order given, none dropped, except that
- * moves are not sent while the game is finished (the overlay is up). Returns false when the
- * move was not queued.
+ * moves are not sent while the game is finished (the overlay is up: see pump). Returns false for
+ * an unknown direction.
  */
 export function enqueue(direction) {
   if (!DIRECTIONS.includes(direction)) return false;
-  if (isFinished(state) && !queue.some(isReset)) return false;
   queue.push({ kind: 'move', direction });
   updateBusy();
   pump();
@@ -98,17 +97,6 @@ export function keepPlaying() {
   queue.push({ kind: 'keep' });
   updateBusy();
   pump();
-}
-
-/** A queued request after which moves are accepted again. */
-const isReset = (op) => op.kind === 'new' || op.kind === 'keep';
-
-/** Drop the moves queued before the next new-game / keep-playing request. */
-function dropPendingMoves() {
-  for (let i = running ? 1 : 0; i < queue.length && !isReset(queue[i]);) {
-    if (queue[i].kind === 'move') queue.splice(i, 1);
-    else i += 1;
-  }
 }
 
 const troubleHooks = {
@@ -171,7 +159,6 @@ function applyState(s, { gained = 0, announce = null } = {}) {
   let message = announce;
   if (gained > 0 && !message) message = fill(messages.score, { score: deps.format(state.score) });
   if (isFinished(state)) {
-    dropPendingMoves();
     const kind = state.over && (!state.won || state.keep_playing) ? 'over' : state.over ? 'won-over' : 'won';
     const text = kind === 'over' ? messages.over : messages.win;
     if (!deps.overlay.visible || deps.overlay.kind !== kind) {

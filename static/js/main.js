@@ -6,8 +6,6 @@ import { bindKeyboard, bindSwipe } from './input.js';
 import { Announcer, BoardView, Notice, Overlay, ScoreView } from './render.js';
 import * as game from './game.js';
 
-export { enqueue, onInput, onStateChange, getState, newGame, keepPlaying } from './game.js';
-
 const $ = (id) => document.getElementById(id);
 
 function numberFormat() {
@@ -29,13 +27,12 @@ function readMessages() {
 
 const boardEl = $('board');
 const format = numberFormat();
-let view = null;
 
 const setBusy = (busy) => {
   boardEl.dataset.busy = String(busy);
 };
 
-view = new BoardView($('tiles'), { onIdle: () => setBusy(game.isBusy()) });
+const view = new BoardView($('tiles'), { onIdle: () => setBusy(game.isBusy()) });
 
 const overlay = new Overlay($('game-message'), $('message-text'), {
   keepPlaying: $('keep-playing'),
