@@ -170,14 +170,11 @@ class ManagedProcess:
         except OSError:
             return ""
 
-    def signal(self, signum, group=False):
+    def signal(self, signum):
         if not self.alive():
             return
         try:
-            if group:
-                os.killpg(self.popen.pid, signum)
-            else:
-                self.popen.send_signal(signum)
+            self.popen.send_signal(signum)
         except ProcessLookupError:
             pass
 
@@ -279,12 +276,6 @@ class HttpClient:
     def post(self, path, json=None, **kw):
         return self.request("POST", path, json=json, **kw)
 
-    def put(self, path, json=None, **kw):
-        return self.request("PUT", path, json=json, **kw)
-
-    def cookie_names(self):
-        return sorted(c.name for c in self.cookies)
-
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
@@ -318,7 +309,6 @@ class RedisServer:
         self.directory = Path(directory)
         self.binary = binary
         self.process = None
-        self.starts = 0
 
     @property
     def url(self):
@@ -327,7 +317,6 @@ class RedisServer:
     def start(self, timeout=10):
         if self.process is not None and self.process.alive():
             raise RuntimeError("redis-server is already running")
-        self.starts += 1
         argv = [
             self.binary,
             "--port", str(self.port),
@@ -355,10 +344,6 @@ class RedisServer:
         """SIGTERM (nothing is saved: --save '') and wait until the port is closed."""
         if self.process is not None:
             self.process.stop(timeout)
-
-    def kill(self):
-        if self.process is not None:
-            self.process.kill()
 
     def save(self):
         """Write dump.rdb now (there is no automatic saving): the next start() loads it."""
@@ -412,10 +397,6 @@ class GunicornServer:
     def url(self):
         return f"http://{LOOPBACK}:{self.port}"
 
-    @property
-    def pid(self):
-        return self.process.pid
-
     def workers(self):
         return child_pids(self.process.pid)
 
@@ -436,9 +417,6 @@ class GunicornServer:
             wait_until(ready, timeout, interval=0.1, message=f"{self.url}/healthz answering {status}")
         except TimeoutError as error:
             raise TimeoutError(f"{error}\n{self.process.tail()}") from None
-
-    def stop(self, timeout=10):
-        return self.process.stop(timeout)
 
     def kill(self):
         return self.process.kill()

@@ -9,7 +9,7 @@ from flask import request
 
 from app import api as api_routes
 from app import create_app
-from tests.servers import redis_server
+from tests.servers import free_port, redis_server
 
 pytestmark = pytest.mark.slow
 
@@ -48,8 +48,7 @@ def test_two_apps_on_one_redis_share_sessions_and_locks(redis_url, tmp_path):
 
 
 def test_an_unreachable_redis_is_a_json_503(tmp_path):
-    with redis_server() as server:
-        url = server.url
+    url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     client = redis_app(url, tmp_path, PROPAGATE_EXCEPTIONS=False).test_client()
     assert client.get("/api/game").status_code == 503  # a new player
     client.set_cookie("session", "a-session-the-store-would-know")

@@ -19,7 +19,7 @@ NO_LIMITS = {"FLASK_RATELIMIT_ENABLED": "false"}
 OPEN_GAME = {"board": [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]], "score": 0, "won": False, "keep_playing": False, "moves": 0}
 
 
-@pytest.fixture(params=["cachelib", "redis"])
+@pytest.fixture(scope="module", params=["cachelib", "redis"])
 def server(request):
     if request.param == "cachelib":
         with gunicorn_server(env=NO_LIMITS, args=["--workers", "3"]) as running:
@@ -57,7 +57,7 @@ def test_many_threads_moving_one_session_apply_each_move_once_or_refuse_it(serve
     applied = sum(1 for status, body in outcomes if status == 200 and body["moved"])
     status, payload = sessions[0].request("GET", "/api/game")
     final = json.loads(payload)
-    assert applied > 0 and final["moves"] == applied
+    assert status == 200 and applied > 0 and final["moves"] == applied
 
 
 def test_a_worker_killed_mid_load_corrupts_nothing_and_loses_no_acknowledged_move():
