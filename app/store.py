@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 
 LOCK_PREFIX = "lock:"
 FILE_LOCK_STRIPES = 256
+COOKIE_SENT_AT = "_cookie_sent_at"  # in the session: when its cookie was last sent (Unix time)
+COOKIE_RESEND_FRACTION = 10  # the cookie is sent again once a tenth of its lifetime has passed
 
 
 class StoreUnavailable(Exception):
@@ -92,6 +94,22 @@ class _LockedSessions:
         except (SessionBusy, *UNAVAILABLE) as error:
             g.session_error = error
             return self.make_null_session(app)
+
+    def save_session(self, app, session, response):
+        """The store's copy is refreshed on every request, the cookie only now and then.
+
+        Sending the cookie with every move would add a Set-Cookie header to each answer
+        just to push its expiry on by a few seconds. Sent again once a tenth of its
+        lifetime has passed, it expires at most that much before the stored session
+        does, and the page restores a game the server no longer has.
+        """
+        session.cookie_due = bool(session) and _cookie_due(session, app.permanent_session_lifetime)
+        if session.cookie_due:
+            session[COOKIE_SENT_AT] = int(time.time())
+        super().save_session(app, session, response)
+
+    def should_set_cookie(self, app, session):
+        return getattr(session, "cookie_due", True)
 
     def _retrieve_session_data(self, store_id):
         handle, data = self._lock_and_read(store_id)
@@ -177,6 +195,13 @@ class FileSessions(_LockedSessions, CacheLibSessionInterface):
         probe = "healthz"
         if not self.cache.set(probe, "ok", timeout=60) or self.cache.get(probe) != "ok":
             raise StoreUnavailable("the session store does not read back what it wrote")
+
+
+def _cookie_due(session, lifetime):
+    sent_at = session.get(COOKIE_SENT_AT)
+    if not isinstance(sent_at, int | float):
+        return True  # a new session, or one whose cookie this version never sent
+    return time.time() - sent_at >= lifetime.total_seconds() / COOKIE_RESEND_FRACTION
 
 
 def _try_flock(file):

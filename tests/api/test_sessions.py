@@ -10,7 +10,7 @@ from pathlib import Path
 from flask import request
 
 from app import api as api_routes
-from app import create_app
+from app import create_app, store
 from tests.api.locking import holding_the_session_of
 
 OPEN_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]]
@@ -38,6 +38,32 @@ def test_a_session_cookie_works_on_every_worker_sharing_the_instance(tmp_path):
 def test_session_cookie_is_http_only_and_same_site_lax(client):
     cookie = client.get("/api/game").headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_the_cookie_is_sent_when_new_and_again_once_a_tenth_of_its_lifetime_has_passed(tmp_path):
+    client = create_app({"INSTANCE_PATH": tmp_path, "PERMANENT_SESSION_LIFETIME": 10}).test_client()
+    created = client.put("/api/game", json={"board": OPEN_BOARD, "score": 0, "won": False, "keep_playing": False, "moves": 0})
+    first = client.get_cookie("session")
+    assert "Set-Cookie" in created.headers
+    moved = client.post("/api/game/moves", json={"direction": "left"})
+    assert moved.get_json()["moved"] is True and "Set-Cookie" not in moved.headers
+    assert moved.headers["Vary"] == "Cookie"
+    time.sleep(1.1)
+    renewed = client.post("/api/game/moves", json={"direction": "right"})
+    assert "Set-Cookie" in renewed.headers
+    assert client.get_cookie("session").value == first.value
+    assert client.get_cookie("session").expires > first.expires
+    assert client.get("/api/game").get_json()["moves"] == 2
+
+
+def test_a_session_with_an_unreadable_cookie_time_gets_its_cookie_again(app, client):
+    client.get("/api/game")
+    store_id = "session:" + client.get_cookie("session").value
+    stored = app.session_interface.cache.get(store_id)
+    app.session_interface.cache.set(store_id, stored | {store.COOKIE_SENT_AT: "yesterday"})
+    reply = client.get("/api/game")
+    assert reply.status_code == 200 and reply.get_json()["created"] is False
+    assert "Set-Cookie" in reply.headers
 
 
 def corrupt_every_file(folder, content):
