@@ -6,7 +6,7 @@ LABEL org.opencontainers.image.title="game2048" \
       org.opencontainers.image.description="Self-hostable 2048 (Flask + gunicorn)"
 
 # No .pyc files (the root filesystem may be read-only), unbuffered logs,
-# the instance folder (secret key, embedded session store) in the /data volume,
+# the instance folder (embedded session store, compiled translations) in the /data volume,
 # and gunicorn's worker count (gunicorn reads WEB_CONCURRENCY itself).
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \

@@ -6,7 +6,7 @@ from datetime import timedelta
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, i18n, secret, security, store
+from . import errors, i18n, security, store
 from .api import bp as api_bp
 from .health import bp as health_bp
 from .pages import bp as pages_bp
@@ -49,8 +49,6 @@ def create_app(test_config=None):
     app.config.from_mapping(overrides)
     os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
 
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = secret.load_or_create(app.instance_path)
     store.init_app(app)
     errors.init_app(app)
     i18n.init_app(app)

@@ -30,7 +30,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian package nginx, or NGINX=/path/to/nginx)"),
 ]
-SECRET = "another-shared-test-secret-key-of-32-characters-or-more"
 
 
 def site_conf(dns_port, proxy_port, app_port):
@@ -47,9 +46,9 @@ def site_conf(dns_port, proxy_port, app_port):
 
 
 def compose_app_env(redis_url):
-    """The app service's environment from compose.yaml, its variables set as a user would."""
+    """The app service's environment from compose.yaml, its variables left to their defaults."""
     env = compose.environment(compose.load()["services"]["app"])
-    env = {k: compose.interpolate(v, {"FLASK_SECRET_KEY": SECRET}) for k, v in env.items()}
+    env = {k: compose.interpolate(v, {}) for k, v in env.items()}
     assert env["FLASK_REDIS_URL"].startswith("redis://redis:")
     env["FLASK_REDIS_URL"] = redis_url
     return env

@@ -1,7 +1,7 @@
 """Scale-out as compose runs it: app processes that share nothing but a real redis-server.
 
-Each app process runs the image's CMD with FLASK_SESSION_TYPE=redis, its own (empty)
-instance folder and the same FLASK_SECRET_KEY, like the compose replicas.
+Each app process runs the image's CMD with FLASK_SESSION_TYPE=redis and its own (empty)
+instance folder, like the compose replicas.
 """
 
 import time
@@ -15,9 +15,6 @@ from . import image
 
 pytestmark = pytest.mark.slow
 
-SECRET = "a-shared-test-secret-key-of-at-least-32-characters"
-
-
 @pytest.fixture
 def redis():
     with redis_server() as server:
@@ -28,7 +25,7 @@ def replica(stack, image_root, tmp_path, redis, name, **kw):
     instance = tmp_path / name
     return stack.enter_context(
         image.server(image_root, instance, FLASK_SESSION_TYPE="redis", FLASK_REDIS_URL=redis.url,
-                     FLASK_SECRET_KEY=SECRET, WEB_CONCURRENCY=2, **kw)
+                     WEB_CONCURRENCY=2, **kw)
     )
 
 
@@ -63,7 +60,6 @@ def test_replicas_share_games_and_survive_a_killed_one(image_root, tmp_path, red
     # Nothing of the game was kept on the replicas' own disks.
     for name in ("one", "two"):
         assert not (tmp_path / name / "sessions").exists()
-        assert not (tmp_path / name / "secret_key").exists()
 
 
 def assert_store_unavailable(resp):

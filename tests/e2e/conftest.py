@@ -38,7 +38,6 @@ def live_server(tmp_path_factory):
     app = create_app(
         {
             "TESTING": True,
-            "SECRET_KEY": "e2e-secret",
             "INSTANCE_PATH": instance,  # sessions and locks live in it
             # The page, the API replays and every test share one client address.
             "API_RATE_LIMIT": "100000 per second",

@@ -36,8 +36,8 @@ def test_corrupted_redis_entries_read_as_no_session(redis_url, tmp_path):
 
 
 def test_two_apps_on_one_redis_share_sessions_and_locks(redis_url, tmp_path):
-    one = redis_app(redis_url, tmp_path / "one", SECRET_KEY="shared")
-    two = redis_app(redis_url, tmp_path / "two", SECRET_KEY="shared")
+    one = redis_app(redis_url, tmp_path / "one")
+    two = redis_app(redis_url, tmp_path / "two")
     first = one.test_client()
     state = first.post("/api/game", json={"seed": 12}).get_json()
     second = two.test_client()
