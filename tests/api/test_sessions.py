@@ -10,6 +10,7 @@ from flask import request
 from app import api as api_routes
 from app import create_app, store
 from tests.api.locking import holding_the_session_of
+from tests.states import game_state
 
 OPEN_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]]
 
@@ -39,7 +40,7 @@ def test_session_cookie_is_http_only_and_same_site_lax(client):
 
 def test_the_cookie_is_sent_when_new_and_again_once_a_tenth_of_its_lifetime_has_passed(tmp_path):
     client = create_app({"INSTANCE_PATH": tmp_path, "PERMANENT_SESSION_LIFETIME": 10}).test_client()
-    created = client.put("/api/game", json={"board": OPEN_BOARD, "score": 0, "won": False, "keep_playing": False, "moves": 0})
+    created = client.put("/api/game", json=game_state(OPEN_BOARD))
     first = client.get_cookie("session")
     assert "Set-Cookie" in created.headers
     moved = client.post("/api/game/moves", json={"direction": "left"})
@@ -70,7 +71,7 @@ def corrupt_every_file(folder, content):
 
 
 def test_a_corrupted_game_entry_reads_as_no_game(app, client):
-    client.put("/api/game", json={"board": OPEN_BOARD, "score": 8, "won": False, "keep_playing": False, "moves": 4})
+    client.put("/api/game", json=game_state(OPEN_BOARD, score=8, moves=4))
     corrupt_every_file(Path(app.instance_path) / "sessions", b"\x00\x00\x00\x00garbage")
     reply = client.get("/api/game")
     assert reply.status_code == 200 and reply.get_json()["created"] is True
@@ -95,7 +96,7 @@ def test_a_truncated_entry_reads_as_no_session(app, client):
 
 def clients_sharing_one_session(app, count):
     first = app.test_client()
-    first.put("/api/game", json={"board": OPEN_BOARD, "score": 0, "won": False, "keep_playing": False, "moves": 0})
+    first.put("/api/game", json=game_state(OPEN_BOARD))
     cookie = first.get_cookie("session").value
     clients = [first]
     for _ in range(count - 1):
@@ -165,7 +166,7 @@ def test_a_read_overlapping_a_move_never_undoes_it(app, monkeypatch):
 def test_a_move_that_waits_too_long_for_its_session_is_refused_and_changes_nothing(tmp_path):
     app = create_app({"INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False, "MOVE_LOCK_TIMEOUT": 0.2})
     client = app.test_client()
-    before = client.put("/api/game", json={"board": OPEN_BOARD, "score": 0, "won": False, "keep_playing": False, "moves": 0})
+    before = client.put("/api/game", json=game_state(OPEN_BOARD))
     with holding_the_session_of(app, client):
         refused = client.post("/api/game/moves", json={"direction": "left"})
     assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "busy"
