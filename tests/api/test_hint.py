@@ -58,8 +58,8 @@ def test_no_game_is_404_and_finished_games_are_409(client):
     assert waiting.status_code == 409 and waiting.get_json()["state"]["won"] is True
 
 
-def test_one_hint_per_session_at_a_time(tmp_path):
-    app = create_app({"INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False, "MOVE_LOCK_TIMEOUT": 0.2})
+def test_one_hint_per_session_at_a_time(make_app):
+    app = make_app(MOVE_LOCK_TIMEOUT=0.2)
     client = app.test_client()
     client.get("/api/game")
     with holding_the_session_of(app, client):

@@ -5,15 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from app import create_app
 from app.engine import Game
 from tests.states import game_state
 
 LIVE_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
-
-
-def make_app(tmp_path, **config):
-    return create_app({"INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False} | config)
 
 
 @pytest.mark.parametrize("path", ["/", "/api/game", "/healthz", "/api/missing", "/missing"])
@@ -28,8 +23,8 @@ def test_every_response_carries_the_security_headers(client, path):
     assert "Strict-Transport-Security" not in headers
 
 
-def test_tls_configuration_adds_hsts_and_secure_cookies(tmp_path):
-    client = make_app(tmp_path, SESSION_COOKIE_SECURE=True).test_client()
+def test_tls_configuration_adds_hsts_and_secure_cookies(make_app):
+    client = make_app(SESSION_COOKIE_SECURE=True).test_client()
     reply = client.get("/api/game", base_url="https://localhost")
     assert "max-age=" in reply.headers["Strict-Transport-Security"]
     assert "Secure" in reply.headers["Set-Cookie"]
@@ -52,8 +47,8 @@ def test_same_origin_writes_pass_with_or_without_an_origin_header(client):
     assert bare.get_json()["moves"] == 2
 
 
-def test_rate_limit_answers_429_json_with_retry_after(tmp_path):
-    client = make_app(tmp_path, RATELIMIT_ENABLED=True, API_RATE_LIMIT="3 per minute").test_client()
+def test_rate_limit_answers_429_json_with_retry_after(make_app):
+    client = make_app(RATELIMIT_ENABLED=True, API_RATE_LIMIT="3 per minute").test_client()
     statuses = [client.get("/api/game").status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
     limited = client.get("/api/game")
@@ -62,13 +57,13 @@ def test_rate_limit_answers_429_json_with_retry_after(tmp_path):
     assert client.get("/healthz").status_code == 200  # only the API is limited
 
 
-def test_rate_limits_can_be_switched_off(tmp_path):
-    client = make_app(tmp_path, RATELIMIT_ENABLED=False, API_RATE_LIMIT="3 per minute").test_client()
+def test_rate_limits_can_be_switched_off(make_app):
+    client = make_app(RATELIMIT_ENABLED=False, API_RATE_LIMIT="3 per minute").test_client()
     assert {client.get("/api/game").status_code for _ in range(10)} == {200}
 
 
-def test_sessions_expire_after_the_idle_time(tmp_path):
-    client = make_app(tmp_path, PERMANENT_SESSION_LIFETIME=2).test_client()
+def test_sessions_expire_after_the_idle_time(make_app):
+    client = make_app(PERMANENT_SESSION_LIFETIME=2).test_client()
     client.get("/api/game")
     time.sleep(1)
     assert client.get("/api/game").get_json()["created"] is False
@@ -76,16 +71,16 @@ def test_sessions_expire_after_the_idle_time(tmp_path):
     assert client.get("/api/game").get_json()["created"] is True
 
 
-def test_the_embedded_store_stays_bounded_under_a_session_flood(tmp_path):
-    app = make_app(tmp_path, SESSION_FILE_THRESHOLD=40)
+def test_the_embedded_store_stays_bounded_under_a_session_flood(make_app):
+    app = make_app(SESSION_FILE_THRESHOLD=40)
     for _ in range(150):
         app.test_client().get("/api/game")
     stored = [p for p in (Path(app.instance_path) / "sessions").iterdir() if p.is_file()]
     assert len(stored) <= 45
 
 
-def test_a_crash_is_a_plain_500_without_a_stack_trace(tmp_path, monkeypatch):
-    app = make_app(tmp_path)
+def test_a_crash_is_a_plain_500_without_a_stack_trace(make_app, monkeypatch):
+    app = make_app(TESTING=False)  # as in production: the error is answered, not raised in the test
     client = app.test_client()
     client.get("/api/game")
 

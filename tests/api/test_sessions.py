@@ -38,8 +38,8 @@ def test_session_cookie_is_http_only_and_same_site_lax(client):
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
-def test_the_cookie_is_sent_when_new_and_again_once_a_tenth_of_its_lifetime_has_passed(tmp_path):
-    client = create_app({"INSTANCE_PATH": tmp_path, "PERMANENT_SESSION_LIFETIME": 10}).test_client()
+def test_the_cookie_is_sent_when_new_and_again_once_a_tenth_of_its_lifetime_has_passed(make_app):
+    client = make_app(PERMANENT_SESSION_LIFETIME=10).test_client()
     created = client.put("/api/game", json=game_state(OPEN_BOARD))
     first = client.get_cookie("session")
     assert "Set-Cookie" in created.headers
@@ -163,8 +163,8 @@ def test_a_read_overlapping_a_move_never_undoes_it(app, monkeypatch):
     assert final["moves"] == 1 and final["board"] == moved["board"]
 
 
-def test_a_move_that_waits_too_long_for_its_session_is_refused_and_changes_nothing(tmp_path):
-    app = create_app({"INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False, "MOVE_LOCK_TIMEOUT": 0.2})
+def test_a_move_that_waits_too_long_for_its_session_is_refused_and_changes_nothing(make_app):
+    app = make_app(MOVE_LOCK_TIMEOUT=0.2)
     client = app.test_client()
     before = client.put("/api/game", json=game_state(OPEN_BOARD))
     with holding_the_session_of(app, client):
@@ -174,8 +174,8 @@ def test_a_move_that_waits_too_long_for_its_session_is_refused_and_changes_nothi
     assert client.post("/api/game/moves", json={"direction": "left"}).get_json()["moved"] is True
 
 
-def test_static_files_never_wait_for_the_session(tmp_path):
-    app = create_app({"INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False, "MOVE_LOCK_TIMEOUT": 0.2})
+def test_static_files_never_wait_for_the_session(make_app):
+    app = make_app(MOVE_LOCK_TIMEOUT=0.2)
     client = app.test_client()
     client.get("/api/game")
     with holding_the_session_of(app, client):
