@@ -524,7 +524,7 @@ class FakeDns:
                 continue
 
     def _answer(self, packet):
-        ident, _flags, qdcount = struct.unpack("!HHH", packet[:6])
+        ident, _flags, _qdcount = struct.unpack("!HHH", packet[:6])
         labels, i = [], 12
         while packet[i]:
             labels.append(packet[i + 1 : i + 1 + packet[i]].decode("ascii", "replace"))

@@ -17,7 +17,7 @@ import math
 import statistics
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from multiprocessing import Pool
 
 from app.engine import Game, max_tile
@@ -115,7 +115,7 @@ def main(argv=None) -> dict:
     print(report(summary), flush=True)
     if args.json:
         document = {
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "command": "python -m app.solver.bench " + " ".join(sys.argv[1:] if argv is None else argv),
             "budget_ms": args.budget_ms,
             "games": args.games,

@@ -63,7 +63,7 @@ def test_the_switch_remembers_the_choice_and_returns_to_the_page(client):
 
 def test_the_switch_is_two_links_back_to_the_current_page(client):
     html = client.get("/rules?x=1", headers={"Accept-Language": CZECH}).get_data(as_text=True)
-    switch = re.search(r'<nav class="language-switch".*?</nav>', html, re.S).group(0)
+    switch = re.search(r'<nav class="language-switch".*?</nav>', html, re.DOTALL).group(0)
     assert 'href="/language/en?next=/rules?x%3D1" lang="en" hreflang="en"' in switch
     assert 'href="/language/cs?next=/rules?x%3D1" lang="cs" hreflang="cs"' in switch
     assert re.search(r'lang="cs"[^>]*aria-current="true">Čeština<', switch)
@@ -120,7 +120,7 @@ def test_the_game_page_in_czech(client):
     html = client.get("/", headers={"Accept-Language": CZECH}).get_data(as_text=True)
     for text in ['aria-label="Hrací pole"', ">Nová hra<", ">Zkusit znovu<", ">Pokračovat<", ">Nápověda<", "Skóre"]:
         assert text in html
-    raw = re.search(r'<script type="application/json" id="messages">(.*?)</script>', html, re.S).group(1)
+    raw = re.search(r'<script type="application/json" id="messages">(.*?)</script>', html, re.DOTALL).group(1)
     messages = json.loads(raw)
     assert messages["over"] == "Konec hry!" and messages["score"] == "Skóre: {score}"
     assert messages["directions"]["left"] == "doleva"

@@ -72,7 +72,7 @@ def test_the_full_boards_are_over_only_without_equal_neighbours(rules_html):
 
 
 def test_the_tile_ladder_goes_up_to_131072_in_the_games_colours(rules_html):
-    ladder = re.search(r'<ol class="tile-ladder".*?</ol>', rules_html, re.S).group(0)
+    ladder = re.search(r'<ol class="tile-ladder".*?</ol>', rules_html, re.DOTALL).group(0)
     values = [int(v) for v in re.findall(r'<li class="tile-(\d+) tile-d\d">', ladder)]
     assert values == [2**n for n in range(1, 18)]
     assert re.findall(r'<span class="tile-inner">(\d+)</span>', ladder) == [str(v) for v in values]

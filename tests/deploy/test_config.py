@@ -218,7 +218,7 @@ def test_compose_interpolation_helper():
 def test_nginx_conf_reresolves_the_app_service():
     text = compose.NGINX_CONF.read_text()
     live = "\n".join(line.split("#")[0] for line in text.splitlines())
-    assert re.search(r"^\s*resolver\s+127\.0\.0\.11\b", live, re.M), "Docker's DNS, re-asked when answers expire"
+    assert re.search(r"^\s*resolver\s+127\.0\.0\.11\b", live, re.MULTILINE), "Docker's DNS, re-asked when answers expire"
     upstream = re.search(r"set\s+\$(\w+)\s+http://app:8000;", live)
     assert upstream and re.search(rf"proxy_pass\s+\${upstream[1]};", live), "a variable upstream is re-resolved"
     for header in ("X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Host"):

@@ -3,11 +3,21 @@ import random
 
 import pytest
 
-from app.engine import DIRECTIONS, MOVES, GameFinished, empty_cells, pack, spawn, start_board, transpose, unpack, valid_moves
-from app.solver import NoValidMove, Solver, Weights
-from app.solver import bench
-from app.solver.solver import depth_limit
+from app.engine import (
+    DIRECTIONS,
+    MOVES,
+    GameFinished,
+    empty_cells,
+    pack,
+    spawn,
+    start_board,
+    transpose,
+    unpack,
+    valid_moves,
+)
+from app.solver import NoValidMove, Solver, Weights, bench
 from app.solver.heuristic import build_table, evaluate
+from app.solver.solver import depth_limit
 
 
 @pytest.fixture(scope="module")
