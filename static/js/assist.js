@@ -9,10 +9,6 @@ import * as game from './game.js';
 // Pause after each auto-played move has finished animating.
 const PAUSES = { slow: 600, normal: 200, fast: 0 };
 
-const untilIdle = async () => {
-  while (game.isBusy()) await sleep(20);
-};
-
 export function bindAssist(elements, { api, messages, announcer }) {
   const { hint, autoplay, speed, arrow, newGameButtons } = elements;
   let playing = false;
@@ -41,7 +37,7 @@ export function bindAssist(elements, { api, messages, announcer }) {
   async function showHint() {
     const token = run;
     try {
-      await untilIdle();
+      await game.whenIdle();
       const direction = await askSolver();
       if (token !== run) return;
       if (!direction) {
@@ -66,7 +62,7 @@ export function bindAssist(elements, { api, messages, announcer }) {
 
   async function play(token) {
     while (playing && token === run) {
-      await untilIdle();
+      await game.whenIdle();
       if (token !== run) return;
       const state = game.getState();
       if (!state || game.isFinished(state)) break;
@@ -80,7 +76,7 @@ export function bindAssist(elements, { api, messages, announcer }) {
       if (token !== run) return;
       if (direction) {
         game.enqueue(direction);
-        await untilIdle();
+        await game.whenIdle();
         await sleep(PAUSES[speed.value] ?? PAUSES.normal);
       }
     }

@@ -10,6 +10,7 @@ import * as storage from './storage.js';
 const queue = [];
 const inputListeners = new Set();
 const stateListeners = new Set();
+const idleWaiters = [];
 
 let deps = null;  // {api, view, score, overlay, notice, announcer, messages, format, setBusy}
 let state = null; // the API's state object, as last confirmed by the server
@@ -37,12 +38,20 @@ export function onStateChange(listener) {
 }
 
 /** True while input is queued, a request is on its way or tiles are still animating. */
-export function isBusy() {
+function isBusy() {
   return !ready || running || queue.length > 0 || (deps && !deps.view.idle);
 }
 
-function updateBusy() {
-  if (deps) deps.setBusy(isBusy());
+/** Resolves as soon as the game is idle: at once if it is, else when updateBusy finds it so. */
+export function whenIdle() {
+  return isBusy() ? new Promise((resolve) => idleWaiters.push(resolve)) : Promise.resolve();
+}
+
+/** Called wherever busy-ness may change (and by the view when its animations end). */
+export function updateBusy() {
+  const busy = isBusy();
+  if (deps) deps.setBusy(busy);
+  if (!busy) for (const resolve of idleWaiters.splice(0)) resolve();
 }
 
 function notify(listeners, value) {

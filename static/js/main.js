@@ -32,7 +32,7 @@ const setBusy = (busy) => {
   boardEl.dataset.busy = String(busy);
 };
 
-const view = new BoardView($('tiles'), { onIdle: () => setBusy(game.isBusy()) });
+const view = new BoardView($('tiles'), { onIdle: game.updateBusy });
 
 const overlay = new Overlay($('game-message'), $('message-text'), {
   keepPlaying: $('keep-playing'),
