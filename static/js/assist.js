@@ -10,7 +10,7 @@ import * as game from './game.js';
 const PAUSES = { slow: 600, normal: 200, fast: 0 };
 
 export function bindAssist(elements, { api, messages, announcer }) {
-  const { hint, autoplay, speed, arrow, newGameButtons } = elements;
+  const { hint, autoplay, speed, arrow } = elements;
   let playing = false;
   let run = 0; // bumped on every stop, so a loop or hint from before a stop goes quiet
 
@@ -97,7 +97,6 @@ export function bindAssist(elements, { api, messages, announcer }) {
 
   hint.addEventListener('click', showHint);
   autoplay.addEventListener('click', () => (playing ? stop() : start()));
-  for (const button of newGameButtons) button.addEventListener('click', stop);
   game.onInput(stop);
   game.onStateChange((state) => {
     hideArrow();

@@ -1,7 +1,7 @@
 // The game controller: holds the state, the input queue and talks to the server.
 //
 // Extensions (hint button, auto-play) feed directions into the same queue with enqueue(),
-// and can listen to the player's own key presses and swipes with onInput().
+// and can listen to the player's own input (key presses, swipes, new game) with onInput().
 
 import { DIRECTIONS, backoffDelay, isRetryable, sleep, withRetry } from './api.js';
 import * as storage from './storage.js';
@@ -25,7 +25,10 @@ export function getState() {
   return state ? storage.pickState(state) : null;
 }
 
-/** Listen to the player's direction input (keyboard, swipe); returns an unsubscribe function. */
+/**
+ * Listen to the player's input: {kind: "move", direction, source} for a key or swipe,
+ * {kind: "new"} for a new game. Returns an unsubscribe function.
+ */
 export function onInput(listener) {
   inputListeners.add(listener);
   return () => inputListeners.delete(listener);
@@ -66,7 +69,7 @@ function notify(listeners, value) {
 
 /** A direction the player gave by key or swipe: tell the listeners, then queue it. */
 export function userInput(direction, source) {
-  notify(inputListeners, { direction, source });
+  notify(inputListeners, { kind: 'move', direction, source });
   return enqueue(direction);
 }
 
@@ -85,6 +88,7 @@ export function enqueue(direction) {
 
 /** Start a new game; moves still waiting to be sent belong to the old game and are dropped. */
 export function newGame() {
+  notify(inputListeners, { kind: 'new' });
   const inFlight = running ? queue.splice(0, 1) : [];
   queue.length = 0;
   queue.push(...inFlight, { kind: 'new' });

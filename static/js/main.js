@@ -59,7 +59,6 @@ bindAssist({
   autoplay: $('autoplay'),
   speed: $('autoplay-speed'),
   arrow: $('hint-arrow'),
-  newGameButtons: [$('new-game'), $('overlay-new-game'), $('try-again')],
 }, { api, messages, announcer });
 
 game.start({
