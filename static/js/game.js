@@ -120,10 +120,15 @@ const troubleHooks = {
 const sameState = (a, b) => a.score === b.score && a.moves === b.moves
   && a.board.every((row, r) => row.every((v, c) => v === b.board[r][c]));
 
-/** Put our copy of the game back on the server (it lost it: restart, expired session). */
-async function restoreOnServer() {
-  const saved = storage.pickState(state);
+/** Put a game, ours unless given, back on the server: it lost it (restart, expired session). */
+function restoreOnServer(saved = storage.pickState(state)) {
   return withRetry(() => deps.api.putGame(saved), troubleHooks);
+}
+
+/** The server's game; if it has forgotten it, ours put back. */
+async function serverGame() {
+  const server = await withRetry(() => deps.api.getGame(), troubleHooks);
+  return server.created && state ? restoreOnServer() : server;
 }
 
 /** Send one move; retries network and server failures without ever applying a move twice. */
@@ -148,10 +153,8 @@ async function sendMove(direction) {
       await sleep(backoffDelay(attempt, err.retryAfter));
       if (err.status === 429) continue; // refused outright: nothing happened
       // The request may have reached the server before failing; ask before sending it again.
-      const server = await withRetry(() => deps.api.getGame(), troubleHooks);
-      if (server.created) {
-        await restoreOnServer();
-      } else if (!sameState(server, state)) {
+      const server = await serverGame();
+      if (!sameState(server, state)) {
         deps.notice.hide();
         return { resynced: server };
       }
@@ -190,9 +193,7 @@ export function fill(template, values) {
 }
 
 async function resync() {
-  const server = await withRetry(() => deps.api.getGame(), troubleHooks);
-  let s = server;
-  if (server.created && state) s = await restoreOnServer();
+  const s = await serverGame();
   deps.view.render(s.board);
   applyState(s);
 }
@@ -262,7 +263,7 @@ export async function start(dependencies) {
     const saved = storage.loadGame();
     if (saved) {
       try {
-        s = await withRetry(() => deps.api.putGame(saved), troubleHooks);
+        s = await restoreOnServer(saved);
         announce = deps.messages.restored;
       } catch (err) {
         console.warn('2048: could not restore the saved game', err); // eslint-disable-line no-console
