@@ -11,11 +11,9 @@ FULL_NO_MOVES = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
 
 
 @pytest.fixture
-def czech_page(browser, base_url, console_guard):
+def czech_page(new_context, console_guard):
     """A page in a browser whose language is Czech (it sends Accept-Language: cs-CZ)."""
-    context = console_guard.watch(browser.new_context(base_url=base_url, locale="cs-CZ"))
-    yield context.new_page()
-    context.close()
+    return console_guard.watch(new_context(locale="cs-CZ")).new_page()
 
 
 def html_lang(page):
@@ -56,19 +54,15 @@ def test_the_switch_changes_the_language_and_it_survives_a_reload(page):
     expect(page.get_by_test_id("new-game")).to_have_text("New game")
 
 
-def test_the_switch_beats_the_browser_language_and_needs_no_script(browser, base_url, console_guard):
-    context = console_guard.watch(browser.new_context(base_url=base_url, locale="cs-CZ", java_script_enabled=False))
-    try:
-        page = context.new_page()
-        page.goto("/rules#scoring")
-        assert html_lang(page) == "cs"
-        page.get_by_test_id("language-en").click()
-        expect(page.locator("html")).to_have_attribute("lang", "en")
-        assert page.url.endswith("/rules")
-        page.goto("/strategy")
-        assert html_lang(page) == "en"
-    finally:
-        context.close()
+def test_the_switch_beats_the_browser_language_and_needs_no_script(new_context, console_guard):
+    page = console_guard.watch(new_context(locale="cs-CZ", java_script_enabled=False)).new_page()
+    page.goto("/rules#scoring")
+    assert html_lang(page) == "cs"
+    page.get_by_test_id("language-en").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    assert page.url.endswith("/rules")
+    page.goto("/strategy")
+    assert html_lang(page) == "en"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

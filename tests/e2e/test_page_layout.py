@@ -167,28 +167,24 @@ def test_no_serious_accessibility_violations(page, scheme):
     assert serious_violations(page) == []
 
 
-def test_first_load_fits_the_byte_budget(browser, base_url, console_guard, record_property):
-    context = console_guard.watch(browser.new_context(base_url=base_url))
-    try:
-        page = context.new_page()
-        responses = []
-        page.on("response", lambda response: responses.append(response))
-        page.goto("/")
-        wait_idle(page)
-        page.wait_for_load_state("networkidle")
-        sizes = {}
-        for response in responses:
-            if 300 <= response.status < 400:
-                continue
-            sizes[response.url.removeprefix(base_url)] = len(response.body())
-        # the favicon counts whether or not this browser fetched it
-        sizes.setdefault("/static/icons/favicon.svg", len(page.request.get("/static/icons/favicon.svg").body()))
-        total = sum(sizes.values())
-        record_property("first_load_bytes", total)
-        print(f"\nfirst load: {total} bytes in {len(sizes)} responses")
-        for url, size in sorted(sizes.items(), key=lambda kv: -kv[1]):
-            print(f"  {size:7d}  {url}")
-        assert "/" in sizes and "/static/css/style.css" in sizes and "/static/js/main.js" in sizes
-        assert total <= BUDGET
-    finally:
-        context.close()
+def test_first_load_fits_the_byte_budget(new_context, base_url, console_guard, record_property):
+    page = console_guard.watch(new_context()).new_page()
+    responses = []
+    page.on("response", lambda response: responses.append(response))
+    page.goto("/")
+    wait_idle(page)
+    page.wait_for_load_state("networkidle")
+    sizes = {}
+    for response in responses:
+        if 300 <= response.status < 400:
+            continue
+        sizes[response.url.removeprefix(base_url)] = len(response.body())
+    # the favicon counts whether or not this browser fetched it
+    sizes.setdefault("/static/icons/favicon.svg", len(page.request.get("/static/icons/favicon.svg").body()))
+    total = sum(sizes.values())
+    record_property("first_load_bytes", total)
+    print(f"\nfirst load: {total} bytes in {len(sizes)} responses")
+    for url, size in sorted(sizes.items(), key=lambda kv: -kv[1]):
+        print(f"  {size:7d}  {url}")
+    assert "/" in sizes and "/static/css/style.css" in sizes and "/static/js/main.js" in sizes
+    assert total <= BUDGET

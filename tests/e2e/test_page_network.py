@@ -3,7 +3,16 @@
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import dom_board, dom_score, install_probe, load, replay, seed_game, server_state, wait_idle
+from .helpers import (
+    dom_board,
+    dom_score,
+    install_probe,
+    load,
+    replay,
+    seed_game,
+    server_state,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.e2e
 

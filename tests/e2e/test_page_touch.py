@@ -31,43 +31,40 @@ def scroll_position(page):
     )
 
 
-def test_swipes_move_and_never_scroll(browser, base_url, playwright, console_guard):
-    context = console_guard.watch(browser.new_context(base_url=base_url, **PHONE))
+def test_swipes_move_and_never_scroll(new_context, base_url, playwright, console_guard):
+    context = console_guard.watch(new_context(**PHONE))
+    page = context.new_page()
+    seed_game(page, 5)
+    page.goto("/")
+    wait_idle(page)
+    # the page is taller than the phone, so a swipe that scrolled would show
+    assert page.evaluate("() => document.documentElement.scrollHeight > window.innerHeight + 100")
+    box = page.get_by_test_id("board").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360  # the whole board fits
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    cdp = context.new_cdp_session(page)
+    reference = Replay(playwright, base_url, 5)
+    sent = move_requests(page)
     try:
-        page = context.new_page()
-        seed_game(page, 5)
-        page.goto("/")
-        wait_idle(page)
-        # the page is taller than the phone, so a swipe that scrolled would show
-        assert page.evaluate("() => document.documentElement.scrollHeight > window.innerHeight + 100")
-        box = page.get_by_test_id("board").bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= 360  # the whole board fits
-        centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        cdp = context.new_cdp_session(page)
-        reference = Replay(playwright, base_url, 5)
-        sent = move_requests(page)
-        try:
-            for direction in ["left", "up", "right", "down", "up", "left"]:
-                swipe(cdp, centre, VECTORS[direction])
-                wait_idle(page)
-                assert dom_board(page) == reference.move(direction)["board"], direction
-                assert scroll_position(page) == {"x": 0, "y": 0, "overflow": 0}, direction
-            assert len(sent) == 6
-
-            # a jitter and a two-finger swipe do nothing
-            swipe(cdp, centre, (5, -6))
-            swipe(cdp, centre, (0, -150), fingers=2)
+        for direction in ["left", "up", "right", "down", "up", "left"]:
+            swipe(cdp, centre, VECTORS[direction])
             wait_idle(page)
-            assert len(sent) == 6
-            assert dom_board(page) == reference.state["board"]
-            assert scroll_position(page) == {"x": 0, "y": 0, "overflow": 0}
-        finally:
-            reference.close()
-
-        # control: the same swipe below the board does scroll, so the checks above mean something
-        text = page.locator("#how-to-play").bounding_box()
-        swipe(cdp, (180, text["y"] + 10), (0, -200))
-        page.wait_for_function("() => window.scrollY > 0")
+            assert dom_board(page) == reference.move(direction)["board"], direction
+            assert scroll_position(page) == {"x": 0, "y": 0, "overflow": 0}, direction
         assert len(sent) == 6
+
+        # a jitter and a two-finger swipe do nothing
+        swipe(cdp, centre, (5, -6))
+        swipe(cdp, centre, (0, -150), fingers=2)
+        wait_idle(page)
+        assert len(sent) == 6
+        assert dom_board(page) == reference.state["board"]
+        assert scroll_position(page) == {"x": 0, "y": 0, "overflow": 0}
     finally:
-        context.close()
+        reference.close()
+
+    # control: the same swipe below the board does scroll, so the checks above mean something
+    text = page.locator("#how-to-play").bounding_box()
+    swipe(cdp, (180, text["y"] + 10), (0, -200))
+    page.wait_for_function("() => window.scrollY > 0")
+    assert len(sent) == 6
