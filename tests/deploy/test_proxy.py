@@ -7,7 +7,8 @@ over the replicas' addresses.
 """
 
 import re
-from contextlib import ExitStack
+import socket
+from contextlib import ExitStack, contextmanager
 
 import pytest
 
@@ -103,3 +104,40 @@ def test_proxy_spreads_requests_over_replicas_that_share_redis(image_root, tmp_p
                 + "\n---two\n" + replicas[1].process.tail(15))
             state = game_state(play_move(client, headers=browser))
         assert proxy.alive()
+
+
+@contextmanager
+def slow_clients(port, count):
+    """Connections that send half a request's headers and then nothing, as a slowloris does."""
+    sockets = []
+    try:
+        for _ in range(count):
+            client = socket.create_connection(("127.0.0.1", port), timeout=5)
+            client.sendall(b"GET /healthz HTTP/1.1\r\nHost: app\r\n")
+            sockets.append(client)
+        yield
+    finally:
+        for client in sockets:
+            client.close()
+
+
+def test_slow_clients_tie_up_the_proxy_not_the_app(image_root, tmp_path):
+    """gunicorn's workers read each request themselves; nginx reads it first and holds the wait."""
+    app_port, proxy_port = free_port(), free_port()
+    with ExitStack() as stack:
+        redis = stack.enter_context(redis_server())
+        dns = stack.enter_context(FakeDns({"app": ["127.0.0.1"]}))
+        env = compose_app_env(redis.url)
+        workers = int(env["WEB_CONCURRENCY"])
+        stack.enter_context(image.server(image_root, tmp_path / "app", port=app_port, **env))
+        stack.enter_context(nginx_proxy(site_conf(dns.port, proxy_port, app_port), proxy_port))
+        through_proxy = HttpClient(f"http://127.0.0.1:{proxy_port}", timeout=3)
+        direct = HttpClient(f"http://127.0.0.1:{app_port}", timeout=3)
+
+        with slow_clients(proxy_port, 10 * workers):
+            assert through_proxy.get("/healthz").status == 200
+            assert through_proxy.post("/api/game", json={"seed": 3}).status == 201
+        # The control: as many slow clients as workers, sent straight to the app, stall it.
+        with slow_clients(app_port, workers), pytest.raises(TimeoutError):
+            direct.get("/healthz")
+        assert direct.get("/healthz").status == 200
