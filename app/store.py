@@ -35,8 +35,9 @@ log = logging.getLogger(__name__)
 
 LOCK_PREFIX = "lock:"
 FILE_LOCK_STRIPES = 256
-COOKIE_SENT_AT = "_cookie_sent_at"  # in the session: when its cookie was last sent (Unix time)
-COOKIE_RESEND_FRACTION = 10  # the cookie is sent again once a tenth of its lifetime has passed
+COOKIE_SENT = "_cookie_sent"  # in the session: [when its cookie was last sent (Unix time), with which settings]
+COOKIE_RESENDS_PER_LIFETIME = 10  # the cookie is sent again once a tenth of its lifetime has passed
+BOOKKEEPING_KEYS = frozenset({"_permanent", COOKIE_SENT})
 
 
 class StoreUnavailable(Exception):
@@ -99,17 +100,36 @@ class _LockedSessions:
         """The store's copy is refreshed on every request, the cookie only now and then.
 
         Sending the cookie with every move would add a Set-Cookie header to each answer
-        just to push its expiry on by a few seconds. Sent again once a tenth of its
-        lifetime has passed, it expires at most that much before the stored session
-        does, and the page restores a game the server no longer has.
+        just to push its expiry on by a few seconds. It is sent again once a tenth of its
+        lifetime has passed, or at once when its settings changed (e.g. it became Secure),
+        so it expires at most that tenth before the stored session; in that window the
+        page puts its saved game into a new session.
         """
-        session.cookie_due = bool(session) and _cookie_due(session, app.permanent_session_lifetime)
-        if session.cookie_due:
-            session[COOKIE_SENT_AT] = int(time.time())
+        if not BOOKKEEPING_KEYS.issuperset(session):
+            settings = self._cookie_settings(app)
+            session.cookie_due = _cookie_due(session.get(COOKIE_SENT), settings, app.permanent_session_lifetime)
+            if session.cookie_due:
+                session[COOKIE_SENT] = [time.time(), settings]
+        elif COOKIE_SENT in session:
+            del session[COOKIE_SENT]  # emptied: Flask-Session deletes it and its cookie
         super().save_session(app, session, response)
 
     def should_set_cookie(self, app, session):
-        return getattr(session, "cookie_due", True)
+        return session.cookie_due
+
+    def _cookie_settings(self, app):
+        """What the cookie was sent with: a change to any of them sends it again."""
+        return "; ".join(
+            str(setting)
+            for setting in (
+                self.get_cookie_domain(app),
+                self.get_cookie_path(app),
+                self.get_cookie_secure(app),
+                self.get_cookie_httponly(app),
+                self.get_cookie_samesite(app),
+                app.permanent_session_lifetime.total_seconds(),
+            )
+        )
 
     def _retrieve_session_data(self, store_id):
         handle, data = self._lock_and_read(store_id)
@@ -197,11 +217,12 @@ class FileSessions(_LockedSessions, CacheLibSessionInterface):
             raise StoreUnavailable("the session store does not read back what it wrote")
 
 
-def _cookie_due(session, lifetime):
-    sent_at = session.get(COOKIE_SENT_AT)
-    if not isinstance(sent_at, int | float):
-        return True  # a new session, or one whose cookie this version never sent
-    return time.time() - sent_at >= lifetime.total_seconds() / COOKIE_RESEND_FRACTION
+def _cookie_due(sent, settings, lifetime):
+    """Whether the cookie must be sent: never sent by this version, sent otherwise, or a while ago."""
+    if not (isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int | float)) or sent[1] != settings:
+        return True
+    age = time.time() - sent[0]
+    return not 0 <= age < lifetime.total_seconds() / COOKIE_RESENDS_PER_LIFETIME
 
 
 def _try_flock(file):

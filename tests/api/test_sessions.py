@@ -5,12 +5,13 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from flask import request
+import pytest
+from flask import request, session
 
 from app import api as api_routes
 from app import create_app, store
 from tests.api.locking import holding_the_session_of
-from tests.states import game_state
+from tests.states import restorable_state
 
 OPEN_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]]
 
@@ -40,7 +41,7 @@ def test_session_cookie_is_http_only_and_same_site_lax(client):
 
 def test_the_cookie_is_sent_when_new_and_again_once_a_tenth_of_its_lifetime_has_passed(make_app):
     client = make_app(PERMANENT_SESSION_LIFETIME=10).test_client()
-    created = client.put("/api/game", json=game_state(OPEN_BOARD))
+    created = client.put("/api/game", json=restorable_state(OPEN_BOARD))
     first = client.get_cookie("session")
     assert "Set-Cookie" in created.headers
     moved = client.post("/api/game/moves", json={"direction": "left"})
@@ -54,14 +55,54 @@ def test_the_cookie_is_sent_when_new_and_again_once_a_tenth_of_its_lifetime_has_
     assert client.get("/api/game").get_json()["moves"] == 2
 
 
-def test_a_session_with_an_unreadable_cookie_time_gets_its_cookie_again(app, client):
+@pytest.mark.parametrize(
+    "sent",
+    [
+        lambda settings: "yesterday",
+        lambda settings: ["yesterday", settings],
+        lambda settings: [time.time() + 3600, settings],  # a clock that ran ahead
+        lambda settings: [time.time(), settings.replace("True", "False")],  # sent with other settings
+    ],
+    ids=["unreadable", "unreadable time", "future time", "other settings"],
+)
+def test_a_cookie_not_known_to_be_current_is_sent_again(app, client, sent):
     client.get("/api/game")
     store_id = "session:" + client.get_cookie("session").value
-    stored = app.session_interface.cache.get(store_id)
-    app.session_interface.cache.set(store_id, stored | {store.COOKIE_SENT_AT: "yesterday"})
+    interface = app.session_interface
+    stored = interface.cache.get(store_id)
+    interface.cache.set(store_id, stored | {store.COOKIE_SENT: sent(interface._cookie_settings(app))})
     reply = client.get("/api/game")
     assert reply.status_code == 200 and reply.get_json()["created"] is False
     assert "Set-Cookie" in reply.headers
+    assert "Set-Cookie" not in client.get("/api/game").headers
+
+
+def test_turning_on_secure_cookies_reaches_players_with_their_next_request(make_app):
+    client = make_app().test_client()
+    client.post("/api/game", json={"seed": 4})
+    secure = make_app(SESSION_COOKIE_SECURE=True).test_client()
+    secure.set_cookie("session", client.get_cookie("session").value)
+    reply = secure.get("/api/game", base_url="https://localhost")
+    assert reply.get_json()["created"] is False
+    assert "Secure" in reply.headers["Set-Cookie"]
+
+
+def test_a_session_emptied_of_its_game_is_deleted_with_its_cookie(make_app):
+    app = make_app()
+
+    @app.post("/forget")
+    def forget():
+        session.pop("game")
+        return {}
+
+    client = app.test_client()
+    client.post("/api/game", json={"seed": 5})
+    store_id = "session:" + client.get_cookie("session").value
+    assert app.session_interface.cache.has(store_id)
+    forgotten = client.post("/forget")
+    assert "Expires=Thu, 01 Jan 1970" in forgotten.headers["Set-Cookie"]
+    assert not app.session_interface.cache.has(store_id)
+    assert client.get_cookie("session") is None
 
 
 def corrupt_every_file(folder, content):
@@ -71,7 +112,7 @@ def corrupt_every_file(folder, content):
 
 
 def test_a_corrupted_game_entry_reads_as_no_game(app, client):
-    client.put("/api/game", json=game_state(OPEN_BOARD, score=8, moves=4))
+    client.put("/api/game", json=restorable_state(OPEN_BOARD, score=8, moves=4))
     corrupt_every_file(Path(app.instance_path) / "sessions", b"\x00\x00\x00\x00garbage")
     reply = client.get("/api/game")
     assert reply.status_code == 200 and reply.get_json()["created"] is True
@@ -96,7 +137,7 @@ def test_a_truncated_entry_reads_as_no_session(app, client):
 
 def clients_sharing_one_session(app, count):
     first = app.test_client()
-    first.put("/api/game", json=game_state(OPEN_BOARD))
+    first.put("/api/game", json=restorable_state(OPEN_BOARD))
     cookie = first.get_cookie("session").value
     clients = [first]
     for _ in range(count - 1):
@@ -166,7 +207,7 @@ def test_a_read_overlapping_a_move_never_undoes_it(app, monkeypatch):
 def test_a_move_that_waits_too_long_for_its_session_is_refused_and_changes_nothing(make_app):
     app = make_app(MOVE_LOCK_TIMEOUT=0.2)
     client = app.test_client()
-    before = client.put("/api/game", json=game_state(OPEN_BOARD))
+    before = client.put("/api/game", json=restorable_state(OPEN_BOARD))
     with holding_the_session_of(app, client):
         refused = client.post("/api/game/moves", json={"direction": "left"})
     assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "busy"
