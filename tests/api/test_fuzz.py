@@ -7,10 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app import create_app
-from tests.states import game_state
+from tests.states import restorable_state
 
 ROUTES = [("post", "/api/game"), ("put", "/api/game"), ("post", "/api/game/moves"), ("post", "/api/game/keep-playing")]
-START = game_state([[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 1024, 0], [0, 0, 0, 0]], score=16, moves=3)
+START = restorable_state([[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 1024, 0], [0, 0, 0, 0]], score=16, moves=3)
 
 scalars = st.none() | st.booleans() | st.integers(min_value=-(2**80), max_value=2**80) | st.floats() | st.text(max_size=20)
 json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5), max_leaves=30)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.states import game_state
+from tests.states import restorable_state
 
 NEAR_WIN = [[1024, 1024, 0, 0], [2, 4, 8, 16], [0, 0, 0, 0], [0, 0, 0, 0]]
 DEAD_BOARD = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
@@ -26,7 +26,7 @@ def test_first_get_creates_a_fresh_game_and_later_gets_return_it(client):
 
 
 def test_new_game_answers_201_and_replaces_the_current_one(client):
-    client.put("/api/game", json=game_state(NEAR_WIN, score=500))
+    client.put("/api/game", json=restorable_state(NEAR_WIN, score=500))
     response = client.post("/api/game", json={})
     assert response.status_code == 201
     game = response.get_json()
@@ -48,7 +48,7 @@ def test_the_same_seed_and_moves_give_the_same_game(app):
 
 @pytest.mark.parametrize("body", [{"seed": "7"}, {"seed": True}, {"seed": 1.5}, {"seed": -1}, {"seed": 2**63}, {"seed": None, "x": 1}, {"colour": "red"}, [], "seed", 7])
 def test_new_game_refuses_anything_but_an_optional_integer_seed(client, body):
-    before = client.put("/api/game", json=game_state(NEAR_WIN)).get_json()
+    before = client.put("/api/game", json=restorable_state(NEAR_WIN)).get_json()
     response = client.post("/api/game", json=body)
     assert response.status_code == 400
     assert set(response.get_json()["error"]) == {"code", "message"}
@@ -56,35 +56,35 @@ def test_new_game_refuses_anything_but_an_optional_integer_seed(client, body):
 
 
 def test_restore_recomputes_over_and_never_trusts_it(client):
-    restored = client.put("/api/game", json=game_state(DEAD_BOARD, score=1234, moves=90, over=False))
+    restored = client.put("/api/game", json=restorable_state(DEAD_BOARD, score=1234, moves=90, over=False))
     assert restored.status_code == 200
-    assert restored.get_json() | {} == game_state(DEAD_BOARD, score=1234, moves=90, over=True)
-    alive = client.put("/api/game", json=game_state(NEAR_WIN, over=True)).get_json()
+    assert restored.get_json() | {} == restorable_state(DEAD_BOARD, score=1234, moves=90, over=True)
+    alive = client.put("/api/game", json=restorable_state(NEAR_WIN, over=True)).get_json()
     assert alive["over"] is False
 
 
 def test_restore_keeps_the_high_tile_ladder(client):
     board = [[131072, 65536, 32768, 16384], [2, 4, 8, 16], [0, 0, 0, 0], [0, 0, 0, 0]]
-    restored = client.put("/api/game", json=game_state(board, won=True, keep_playing=True)).get_json()
+    restored = client.put("/api/game", json=restorable_state(board, won=True, keep_playing=True)).get_json()
     assert restored["board"] == board
 
 
 BAD_STATES = {
-    "bool cell": game_state([[True, 0, 0, 0]] + [[0] * 4] * 3),
-    "three": game_state([[3, 0, 0, 0]] + [[0] * 4] * 3),
-    "too big": game_state([[262144, 0, 0, 0]] + [[0] * 4] * 3),
-    "one": game_state([[1, 2, 0, 0]] + [[0] * 4] * 3),
-    "float cell": game_state([[2.0, 0, 0, 0]] + [[0] * 4] * 3),
-    "string cell": game_state([["2", 0, 0, 0]] + [[0] * 4] * 3),
-    "five rows": game_state([[0] * 4] * 5),
-    "short row": game_state([[0] * 3] + [[0] * 4] * 3),
-    "negative score": game_state(NEAR_WIN, score=-4),
-    "float score": game_state(NEAR_WIN, score=4.0),
-    "bool score": game_state(NEAR_WIN, score=False),
-    "string flag": game_state(NEAR_WIN, won="yes"),
-    "int flag": game_state(NEAR_WIN, keep_playing=1),
-    "missing score": {k: v for k, v in game_state(NEAR_WIN).items() if k != "score"},
-    "extra field": game_state(NEAR_WIN, cheat=True),
+    "bool cell": restorable_state([[True, 0, 0, 0]] + [[0] * 4] * 3),
+    "three": restorable_state([[3, 0, 0, 0]] + [[0] * 4] * 3),
+    "too big": restorable_state([[262144, 0, 0, 0]] + [[0] * 4] * 3),
+    "one": restorable_state([[1, 2, 0, 0]] + [[0] * 4] * 3),
+    "float cell": restorable_state([[2.0, 0, 0, 0]] + [[0] * 4] * 3),
+    "string cell": restorable_state([["2", 0, 0, 0]] + [[0] * 4] * 3),
+    "five rows": restorable_state([[0] * 4] * 5),
+    "short row": restorable_state([[0] * 3] + [[0] * 4] * 3),
+    "negative score": restorable_state(NEAR_WIN, score=-4),
+    "float score": restorable_state(NEAR_WIN, score=4.0),
+    "bool score": restorable_state(NEAR_WIN, score=False),
+    "string flag": restorable_state(NEAR_WIN, won="yes"),
+    "int flag": restorable_state(NEAR_WIN, keep_playing=1),
+    "missing score": {k: v for k, v in restorable_state(NEAR_WIN).items() if k != "score"},
+    "extra field": restorable_state(NEAR_WIN, cheat=True),
     "not an object": [NEAR_WIN],
 }
 
@@ -100,7 +100,7 @@ def test_restore_validates_strictly_and_keeps_the_game_on_refusal(client, bad):
 
 
 def test_a_move_returns_the_new_state_points_and_animation(client):
-    client.put("/api/game", json=game_state([[2, 2, 4, 0], [0] * 4, [0] * 4, [0, 0, 0, 8]], score=10, moves=3))
+    client.put("/api/game", json=restorable_state([[2, 2, 4, 0], [0] * 4, [0] * 4, [0, 0, 0, 8]], score=10, moves=3))
     reply = client.post("/api/game/moves", json={"direction": "left"})
     assert reply.status_code == 200
     body = reply.get_json()
@@ -115,7 +115,7 @@ def test_a_move_returns_the_new_state_points_and_animation(client):
 
 def test_a_move_that_changes_nothing_is_not_counted(client):
     board = [[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4]
-    client.put("/api/game", json=game_state(board, score=8, moves=2))
+    client.put("/api/game", json=restorable_state(board, score=8, moves=2))
     body = client.post("/api/game/moves", json={"direction": "left"}).get_json()
     assert body["moved"] is False and body["gained"] == 0 and body["animation"]["spawned"] is None
     assert (body["board"], body["score"], body["moves"]) == (board, 8, 2)
@@ -123,7 +123,7 @@ def test_a_move_that_changes_nothing_is_not_counted(client):
 
 @pytest.mark.parametrize("body", [{"direction": "north"}, {"direction": "LEFT"}, {"direction": 1}, {}, {"direction": "up", "twice": True}])
 def test_a_bad_move_is_refused_and_changes_nothing(client, body):
-    before = client.put("/api/game", json=game_state(NEAR_WIN)).get_json()
+    before = client.put("/api/game", json=restorable_state(NEAR_WIN)).get_json()
     reply = client.post("/api/game/moves", json=body)
     assert reply.status_code == 400
     assert client.get("/api/game").get_json()["board"] == before["board"]
@@ -136,7 +136,7 @@ def test_moves_without_a_game_answer_404(client):
 
 
 def test_winning_waits_for_keep_playing(client):
-    client.put("/api/game", json=game_state(NEAR_WIN))
+    client.put("/api/game", json=restorable_state(NEAR_WIN))
     won = client.post("/api/game/moves", json={"direction": "left"}).get_json()
     assert won["won"] is True and won["gained"] == 2048 and won["keep_playing"] is False
 
@@ -151,12 +151,12 @@ def test_winning_waits_for_keep_playing(client):
 
 
 def test_keep_playing_before_a_win_is_a_conflict(client):
-    client.put("/api/game", json=game_state(NEAR_WIN))
+    client.put("/api/game", json=restorable_state(NEAR_WIN))
     assert client.post("/api/game/keep-playing", json={}).status_code == 409
 
 
 def test_a_finished_game_refuses_moves_with_its_state(client):
-    client.put("/api/game", json=game_state(DEAD_BOARD, score=300))
+    client.put("/api/game", json=restorable_state(DEAD_BOARD, score=300))
     refused = client.post("/api/game/moves", json={"direction": "up"})
     assert refused.status_code == 409
-    assert refused.get_json()["state"] == game_state(DEAD_BOARD, score=300, over=True)
+    assert refused.get_json()["state"] == restorable_state(DEAD_BOARD, score=300, over=True)

@@ -4,10 +4,9 @@ import random
 
 import pytest
 
-from app import create_app
 from app.engine import Game, move, pack
 from tests.api.locking import holding_the_session_of
-from tests.states import game_state
+from tests.states import restorable_state
 
 
 def seeded_positions(count):
@@ -43,17 +42,17 @@ def test_the_hint_is_a_move_that_changes_the_board_within_the_budget(client, pos
 
 def test_the_only_valid_move_is_the_hint(client):
     only_right = [[2, 0, 0, 0], [4, 0, 0, 0], [8, 0, 0, 0], [16, 0, 0, 0]]
-    restore(client, game_state(only_right))
+    restore(client, restorable_state(only_right))
     assert client.get("/api/game/hint").get_json()["direction"] == "right"
 
 
 def test_no_game_is_404_and_finished_games_are_409(client):
     assert client.get("/api/game/hint").status_code == 404
     dead = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
-    restore(client, game_state(dead))
+    restore(client, restorable_state(dead))
     assert client.get("/api/game/hint").status_code == 409
     won = [[2048, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
-    restore(client, game_state(won, score=20000, won=True, moves=900))
+    restore(client, restorable_state(won, score=20000, won=True, moves=900))
     waiting = client.get("/api/game/hint")
     assert waiting.status_code == 409 and waiting.get_json()["state"]["won"] is True
 
@@ -68,8 +67,8 @@ def test_one_hint_per_session_at_a_time(make_app):
     assert client.get("/api/game/hint").status_code == 200
 
 
-def test_hints_are_rate_limited_per_session(tmp_path):
-    app = create_app({"INSTANCE_PATH": tmp_path, "HINT_RATE_LIMIT": "2 per minute", "SOLVER_BUDGET_MS": 5})
+def test_hints_are_rate_limited_per_session(make_app):
+    app = make_app(RATELIMIT_ENABLED=True, HINT_RATE_LIMIT="2 per minute", SOLVER_BUDGET_MS=5)
     client = app.test_client()
     client.get("/api/game")
     statuses = [client.get("/api/game/hint").status_code for _ in range(3)]

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from app.engine import Game
-from tests.states import game_state
+from tests.states import restorable_state
 
 LIVE_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
 
@@ -31,7 +31,7 @@ def test_tls_configuration_adds_hsts_and_secure_cookies(make_app):
 
 
 def test_writes_from_another_site_are_refused_and_change_nothing(client):
-    before = client.put("/api/game", json=game_state(LIVE_BOARD)).get_json()
+    before = client.put("/api/game", json=restorable_state(LIVE_BOARD)).get_json()
     foreign = client.post("/api/game/moves", json={"direction": "right"}, headers={"Origin": "https://evil.example"})
     assert foreign.status_code == 403 and foreign.get_json()["error"]["code"] == "cross_origin"
     fetch_meta = client.post("/api/game", json={}, headers={"Sec-Fetch-Site": "cross-site"})
@@ -40,7 +40,7 @@ def test_writes_from_another_site_are_refused_and_change_nothing(client):
 
 
 def test_same_origin_writes_pass_with_or_without_an_origin_header(client):
-    client.put("/api/game", json=game_state(LIVE_BOARD))
+    client.put("/api/game", json=restorable_state(LIVE_BOARD))
     same = client.post("/api/game/moves", json={"direction": "right"}, headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"})
     bare = client.post("/api/game/moves", json={"direction": "left"})
     assert same.status_code == 200 and bare.status_code == 200

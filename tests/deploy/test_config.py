@@ -223,3 +223,10 @@ def test_nginx_conf_reresolves_the_app_service():
     assert upstream and re.search(rf"proxy_pass\s+\${upstream[1]};", live), "a variable upstream is re-resolved"
     for header in ("X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Host"):
         assert re.search(rf"proxy_set_header\s+{header}\s", live), header
+
+
+def test_nginx_conf_drops_clients_that_stall_a_request():
+    live = "\n".join(line.split("#")[0] for line in compose.NGINX_CONF.read_text().splitlines())
+    for directive in ("client_header_timeout", "client_body_timeout"):
+        setting = re.search(rf"^\s*{directive}\s+(\d+)s;", live, re.MULTILINE)
+        assert setting and int(setting[1]) <= 15, f"{directive}: nginx's default is 60 s"

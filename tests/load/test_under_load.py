@@ -13,11 +13,11 @@ import pytest
 
 from bench.load import DIRECTIONS, CpuMeter, Session, run_load
 from tests.servers import gunicorn_server, redis_server
-from tests.states import game_state
+from tests.states import restorable_state
 
 pytestmark = pytest.mark.slow
 NO_LIMITS = {"FLASK_RATELIMIT_ENABLED": "false"}
-OPEN_GAME = game_state([[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]])
+OPEN_GAME = restorable_state([[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]])
 
 
 @pytest.fixture(scope="module", params=["cachelib", "redis"])
