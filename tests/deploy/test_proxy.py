@@ -9,6 +9,8 @@ over the replicas' addresses.
 import re
 import socket
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -55,20 +57,39 @@ def compose_app_env(redis_url):
     return env
 
 
-def test_proxy_spreads_requests_over_replicas_that_share_redis(image_root, tmp_path):
+@dataclass
+class ProxiedApp:
+    """What replicas_behind_nginx started: the app's environment, its servers and its proxy."""
+
+    env: dict
+    dns: FakeDns
+    replicas: list
+    proxy: object
+    app_port: int
+    url: str
+
+
+@contextmanager
+def replicas_behind_nginx(image_root, tmp_path, names, gunicorn_args=""):
+    """Replicas configured like compose's app service, sharing a Redis, behind deploy/nginx.conf."""
     app_port, proxy_port = free_port(), free_port()
     with ExitStack() as stack:
         redis = stack.enter_context(redis_server())
         dns = stack.enter_context(FakeDns({"app": ["127.0.0.1"]}))
         env = compose_app_env(redis.url)
-        assert env["FLASK_TRUSTED_PROXIES"] == "1"
         replicas = [
             stack.enter_context(image.server(image_root, tmp_path / name, port=app_port,
-                                             gunicorn_args="--reuse-port", **env))
-            for name in ("one", "two")
+                                             gunicorn_args=gunicorn_args, **env))
+            for name in names
         ]
         proxy = stack.enter_context(nginx_proxy(site_conf(dns.port, proxy_port, app_port), proxy_port))
-        url = f"http://127.0.0.1:{proxy_port}"
+        yield ProxiedApp(env, dns, replicas, proxy, app_port, f"http://127.0.0.1:{proxy_port}")
+
+
+def test_proxy_spreads_requests_over_replicas_that_share_redis(image_root, tmp_path):
+    with replicas_behind_nginx(image_root, tmp_path, ("one", "two"), gunicorn_args="--reuse-port") as served:
+        dns, replicas, proxy, app_port, url = served.dns, served.replicas, served.proxy, served.app_port, served.url
+        assert served.env["FLASK_TRUSTED_PROXIES"] == "1"
         client = HttpClient(url)
         # What a browser sends with a write from the game page.
         browser = {"Origin": url, "Sec-Fetch-Site": "same-origin"}
@@ -123,21 +144,15 @@ def slow_clients(port, count):
 
 def test_slow_clients_tie_up_the_proxy_not_the_app(image_root, tmp_path):
     """gunicorn's workers read each request themselves; nginx reads it first and holds the wait."""
-    app_port, proxy_port = free_port(), free_port()
-    with ExitStack() as stack:
-        redis = stack.enter_context(redis_server())
-        dns = stack.enter_context(FakeDns({"app": ["127.0.0.1"]}))
-        env = compose_app_env(redis.url)
-        workers = int(env["WEB_CONCURRENCY"])
-        stack.enter_context(image.server(image_root, tmp_path / "app", port=app_port, **env))
-        stack.enter_context(nginx_proxy(site_conf(dns.port, proxy_port, app_port), proxy_port))
-        through_proxy = HttpClient(f"http://127.0.0.1:{proxy_port}", timeout=3)
-        direct = HttpClient(f"http://127.0.0.1:{app_port}", timeout=3)
+    with replicas_behind_nginx(image_root, tmp_path, ("app",)) as served:
+        workers = int(served.env["WEB_CONCURRENCY"])
+        through_proxy = HttpClient(served.url, timeout=3)
+        direct = HttpClient(f"http://127.0.0.1:{served.app_port}", timeout=3)
 
-        with slow_clients(proxy_port, 10 * workers):
+        with slow_clients(urlsplit(served.url).port, 10 * workers):
             assert through_proxy.get("/healthz").status == 200
             assert through_proxy.post("/api/game", json={"seed": 3}).status == 201
         # The control: as many slow clients as workers, sent straight to the app, stall it.
-        with slow_clients(app_port, workers), pytest.raises(TimeoutError):
+        with slow_clients(served.app_port, workers), pytest.raises(TimeoutError):
             direct.get("/healthz")
         assert direct.get("/healthz").status == 200
