@@ -5,7 +5,7 @@ import json
 from flask import Blueprint, current_app, request
 
 from . import hints
-from .engine import DIRECTIONS, Game, GameFinished, InvalidState
+from .engine import DIRECTIONS, Game, GameFinished, InvalidState, check_count
 from .errors import ApiError
 from .store import load_game, save_game
 
@@ -44,10 +44,23 @@ def restore_game():
 
 @bp.post("/game/moves")
 def move():
-    direction = json_object(required={"direction"})["direction"]
+    """One move; with ``moves`` (the valid-move count of the state the client saw) it is idempotent.
+
+    A move that names a count the game has left behind (a retry whose first try landed,
+    a key pressed in another tab) changes nothing and answers 409 ``out_of_sync``.
+    """
+    body = json_object(required={"direction"}, optional={"moves"})
+    direction = body["direction"]
     if direction not in DIRECTIONS:
         raise ApiError(400, "invalid_direction", f"direction must be one of: {', '.join(DIRECTIONS)}")
+    try:
+        seen = check_count("moves", body["moves"]) if "moves" in body else None
+    except InvalidState as error:
+        raise ApiError(400, "invalid_moves", str(error)) from None
     game = existing_game()
+    if seen is not None and seen != game.moves:
+        message = f"the game is at {game.moves} moves, not {seen}: nothing was changed"
+        raise ApiError(409, "out_of_sync", message, state=game.to_state())
     try:
         outcome = game.play(direction)
     except GameFinished as finished:
