@@ -75,7 +75,9 @@ export function createApi(root = '/api') {
     getGame: () => request('GET', '/game'),
     newGame: (seed) => request('POST', '/game', seed === undefined ? {} : { seed }),
     putGame: (state) => request('PUT', '/game', state),
-    move: (direction) => request('POST', '/game/moves', { direction }),
+    /** One direction, or a batch played in order, from the game at `moves` valid moves. */
+    move: (directions, moves) => request('POST', '/game/moves',
+      directions.length === 1 ? { direction: directions[0], moves } : { directions, moves }),
     keepPlaying: () => request('POST', '/game/keep-playing', {}),
     hint: () => request('GET', '/game/hint'),
   };
@@ -83,15 +85,12 @@ export function createApi(root = '/api') {
 
 /**
  * Call `fn` until it succeeds; retryable failures wait with backoff, others are thrown.
- * `hooks.onRetry(err, attempt)` runs before each wait, `hooks.onRecover()` after a success that
- * followed a failure.
+ * `hooks.onRetry(err, attempt)` runs before each wait.
  */
 export async function withRetry(fn, hooks = {}) {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const result = await fn();
-      if (attempt > 0 && hooks.onRecover) hooks.onRecover();
-      return result;
+      return await fn();
     } catch (err) {
       if (!isRetryable(err)) throw err;
       if (hooks.onRetry) hooks.onRetry(err, attempt);

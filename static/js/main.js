@@ -1,10 +1,11 @@
-// Entry point: wires the page to the game controller.
+// Entry point: builds the page's parts and hands them to the game.
 
 import { createApi } from './api.js';
 import { bindAssist } from './assist.js';
+import { createGame } from './game.js';
 import { bindKeyboard, bindSwipe } from './input.js';
 import { Announcer, BoardView, Notice, Overlay, ScoreView } from './render.js';
-import * as game from './game.js';
+import * as storage from './storage.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,51 +27,46 @@ function readMessages() {
 }
 
 const boardEl = $('board');
-const format = numberFormat();
-
-const setBusy = (busy) => {
-  boardEl.dataset.busy = String(busy);
-};
-
-const view = new BoardView($('tiles'), { onIdle: game.updateBusy });
-
-const overlay = new Overlay($('game-message'), $('message-text'), {
-  keepPlaying: $('keep-playing'),
-  tryAgain: $('try-again'),
-  newGame: $('overlay-new-game'),
-});
-
-bindKeyboard(document, (direction) => game.userInput(direction, 'keyboard'));
-bindSwipe(boardEl, (direction) => game.userInput(direction, 'touch'));
-$('new-game').addEventListener('click', () => game.newGame());
-$('overlay-new-game').addEventListener('click', () => game.newGame());
-$('try-again').addEventListener('click', () => game.newGame());
-$('keep-playing').addEventListener('click', () => game.keepPlaying());
-document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'visible') game.refresh();
-});
-
-const api = createApi(boardEl.dataset.apiRoot || '/api');
 const messages = readMessages();
 const announcer = new Announcer($('announcer'));
+const format = numberFormat();
+const api = createApi(boardEl.dataset.apiRoot || '/api');
+const view = new BoardView($('tiles'), { onIdle: () => game.updateBusy() });
 
-bindAssist({
-  hint: $('hint'),
-  autoplay: $('autoplay'),
-  speed: $('autoplay-speed'),
-  arrow: $('hint-arrow'),
-}, { api, messages, announcer });
-
-game.start({
+const game = createGame({
   api,
   view,
+  storage,
   score: new ScoreView($('score'), $('best-score'), format),
-  overlay,
+  overlay: new Overlay($('game-message'), $('message-text'), {
+    keepPlaying: $('keep-playing'),
+    tryAgain: $('try-again'),
+    newGame: $('overlay-new-game'),
+  }),
   notice: new Notice($('notice')),
   announcer,
   messages,
   format,
-  setBusy,
-}).catch((err) => {
+  setBusy: (busy) => {
+    boardEl.dataset.busy = String(busy);
+  },
+});
+
+bindKeyboard(document, (direction) => game.userInput(direction, 'keyboard'));
+bindSwipe(boardEl, (direction) => game.userInput(direction, 'touch'));
+for (const id of ['new-game', 'overlay-new-game', 'try-again']) $(id).addEventListener('click', () => game.newGame());
+$('keep-playing').addEventListener('click', () => game.keepPlaying());
+bindAssist({ hint: $('hint'), autoplay: $('autoplay'), speed: $('autoplay-speed'), arrow: $('hint-arrow') },
+  { game, messages, announcer });
+
+// Other windows of this session: a game they saved is shown here at once; coming back into
+// view or focus asks the server, in case a change went by unseen (e.g. without localStorage).
+storage.onGameSaved((state) => game.adopt(state));
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') game.refresh();
+});
+window.addEventListener('focus', () => game.refresh());
+
+game.start().catch((err) => {
   console.error('2048: could not load the game', err); // eslint-disable-line no-console
 });

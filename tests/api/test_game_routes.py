@@ -198,3 +198,47 @@ def test_a_move_count_that_is_not_a_count_is_refused(client, moves):
     reply = client.post("/api/game/moves", json={"direction": "left", "moves": moves})
     assert reply.status_code == 400 and reply.get_json()["error"]["code"] == "invalid_moves"
     assert client.get("/api/game").get_json()["board"] == before["board"]
+
+
+def test_a_batch_of_moves_plays_like_the_same_moves_one_by_one(app):
+    keys = ["left", "up", "left", "left", "right", "down", "down", "up"]
+    one_by_one, batched = app.test_client(), app.test_client()
+    one_by_one.post("/api/game", json={"seed": 77})
+    states = [one_by_one.post("/api/game/moves", json={"direction": d}).get_json() for d in keys]
+    batched.post("/api/game", json={"seed": 77})
+    answer = batched.post("/api/game/moves", json={"directions": keys, "moves": 0})
+    assert answer.status_code == 200
+    body = answer.get_json()
+    last = states[-1]
+    assert {k: body[k] for k in ("board", "score", "moves", "won", "over")} == {
+        k: last[k] for k in ("board", "score", "moves", "won", "over")
+    }
+    assert body["gained"] == sum(s["gained"] for s in states) and body["moved"] is True
+    again = batched.post("/api/game/moves", json={"directions": keys, "moves": 0})  # a retry
+    assert again.status_code == 409 and again.get_json()["error"]["code"] == "out_of_sync"
+    assert batched.get("/api/game").get_json()["moves"] == last["moves"]
+
+
+def test_a_batch_stops_at_the_win_and_drops_the_rest(client):
+    client.put("/api/game", json=restorable_state(NEAR_WIN, moves=5))
+    body = client.post("/api/game/moves", json={"directions": ["left", "right", "up"], "moves": 5}).get_json()
+    assert body["won"] is True and body["moves"] == 6 and body["board"][0][0] == 2048
+    assert client.post("/api/game/moves", json={"directions": ["right"]}).status_code == 409
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"directions": []},
+        {"directions": ["left"] * 65},
+        {"directions": "left"},
+        {"directions": ["left", "north"]},
+        {"directions": [["left"]]},
+        {"directions": ["left"], "direction": "left"},
+    ],
+)
+def test_a_bad_batch_is_refused_and_changes_nothing(client, body):
+    before = client.put("/api/game", json=restorable_state(NEAR_WIN)).get_json()
+    reply = client.post("/api/game/moves", json=body)
+    assert reply.status_code == 400 and reply.get_json()["error"]["message"]
+    assert client.get("/api/game").get_json()["board"] == before["board"]
