@@ -1,4 +1,5 @@
-// The built-in solver on the page: the Hint button and the Auto-play toggle.
+// The built-in solver on the page: what the Hint button and the Auto-play toggle do. The page
+// loads this module on the first click of either: it is not needed to play.
 //
 // Auto-play feeds the solver's moves into the same input queue as the keyboard, so the board
 // and its animations stay exactly as consistent as when a person plays.
@@ -9,7 +10,7 @@ import { fill, isFinished } from './game.js';
 // Pause after each auto-played move has finished animating.
 const PAUSES = { slow: 600, normal: 200, fast: 0 };
 
-export function bindAssist(elements, { game, messages, announcer }) {
+export function createAssist(elements, { game, messages, announcer }) {
   const { hint, autoplay, speed, arrow } = elements;
   let playing = false;
   let run = 0; // bumped on every stop, so a loop or hint from before a stop goes quiet
@@ -99,11 +100,10 @@ export function bindAssist(elements, { game, messages, announcer }) {
     play(run);
   }
 
-  hint.addEventListener('click', showHint);
-  autoplay.addEventListener('click', () => (playing ? stop() : start()));
   game.onInput(stop);
   game.onStateChange((state) => {
     hideArrow();
     if (isFinished(state)) stop();
   });
+  return { showHint, toggleAutoplay: () => (playing ? stop() : start()) };
 }

@@ -1,7 +1,6 @@
 // Entry point: builds the page's parts and hands them to the game.
 
 import { createApi } from './api.js';
-import { bindAssist } from './assist.js';
 import { createGame } from './game.js';
 import { bindKeyboard, bindSwipe } from './input.js';
 import { Announcer, BoardView, Notice, Overlay, ScoreView } from './render.js';
@@ -56,8 +55,16 @@ bindKeyboard(document, (direction) => game.userInput(direction, 'keyboard'));
 bindSwipe(boardEl, (direction) => game.userInput(direction, 'touch'));
 for (const id of ['new-game', 'overlay-new-game', 'try-again']) $(id).addEventListener('click', () => game.newGame());
 $('keep-playing').addEventListener('click', () => game.keepPlaying());
-bindAssist({ hint: $('hint'), autoplay: $('autoplay'), speed: $('autoplay-speed'), arrow: $('hint-arrow') },
-  { game, messages, announcer });
+let assist = null;
+const solver = () => {
+  assist ??= import('./assist.js').then(({ createAssist }) => createAssist(
+    { hint: $('hint'), autoplay: $('autoplay'), speed: $('autoplay-speed'), arrow: $('hint-arrow') },
+    { game, messages, announcer },
+  ));
+  return assist;
+};
+$('hint').addEventListener('click', () => solver().then((a) => a.showHint()));
+$('autoplay').addEventListener('click', () => solver().then((a) => a.toggleAutoplay()));
 
 // Other windows of this session: a game they saved is shown here at once; coming back into
 // view or focus asks the server, in case a change went by unseen (e.g. without localStorage).

@@ -7,23 +7,16 @@
 // it only there, so a retry never applies a move twice and a change made elsewhere (another
 // window, a restore) is refused rather than played over.
 
-import { backoffDelay, isRetryable, sleep, withRetry } from './api.js';
+import { isRetryable, withRetry } from './api.js';
 import { predictMove } from './slide.js';
 import { isGameState, pickState } from './storage.js';
 
 const MAX_BATCH = 64; // as the server's
 
-export const sameState = (a, b) => !!a && !!b && a.score === b.score && a.moves === b.moves
+const sameState = (a, b) => !!a && !!b && a.score === b.score && a.moves === b.moves
   && a.won === b.won && a.keep_playing === b.keep_playing
   && a.board.every((row, r) => row.every((v, c) => v === b.board[r][c]));
 
-/**
- * onChange(event) runs whenever the confirmed game, the pending moves or busy-ness change. Its
- * kind: "moved" (a batch was confirmed), "finished" (refused: the game is finished; pending moves
- * dropped), "new", "kept", "loaded" (a saved game shown before the server answered), "restored"
- * (the server had forgotten the game and has ours back), "resync" (the server has our game),
- * "reset" (it has another: pending moves dropped) or "busy".
- */
 /** `api` whose every answer (success or a refusal) hides the connection notice. */
 function noticing(api, notice) {
   const wrap = (call) => async (...args) => {
@@ -39,6 +32,13 @@ function noticing(api, notice) {
   return Object.fromEntries(Object.entries(api).map(([name, call]) => [name, wrap(call)]));
 }
 
+/**
+ * onChange(event) runs whenever the confirmed game, the pending moves or busy-ness change. Its
+ * kind: "moved" (a batch was confirmed), "finished" (refused: the game is finished; pending moves
+ * dropped), "new", "kept", "loaded" (a saved game shown before the server answered), "restored"
+ * (the server had forgotten the game and has ours back), "resync" (the server has our game),
+ * "reset" (it has another: pending moves dropped) or "busy".
+ */
 export function connect({ api: plainApi, notice, onChange }) {
   const api = noticing(plainApi, notice);
   let confirmed = null; // the server's game as last heard, or the saved one until it answers
@@ -75,39 +75,31 @@ export function connect({ api: plainApi, notice, onChange }) {
 
   /** Send until the server has the batch (or refuses it); returns the event to tell. */
   async function sendBatch(directions, from) {
-    for (let attempt = 0; ; attempt += 1) {
+    let retried = false;
+    const onRetry = () => {
+      retried = true;
+      notice.show();
+    };
+    for (let restored = false; ; restored = true) {
       try {
-        const state = await api.move(directions, from);
-        confirmed = pickState(state);
+        confirmed = pickState(await withRetry(() => api.move(directions, from), { onRetry }));
         return 'moved';
       } catch (err) {
-        const body = err.data || {};
-        const code = body.error && body.error.code;
-        if (err.status === 409 && code === 'game_finished' && isGameState(body.state)) {
-          queued = [];
-          confirmed = pickState(body.state);
-          return 'finished';
+        const { error, state } = err.data || {};
+        if (err.status === 409 && isGameState(state)) {
+          // A retry that finds the game ahead by no more than the batch: the first try landed.
+          const ahead = state.moves - from;
+          const landed = error.code === 'out_of_sync' && retried && ahead > 0 && ahead <= directions.length;
+          const finished = error.code === 'game_finished';
+          if (!landed) queued = []; // the game is finished, or another board than the one pressed on
+          confirmed = pickState(state);
+          return landed ? 'moved' : finished ? 'finished' : 'reset';
         }
-        if (err.status === 409 && code === 'out_of_sync' && isGameState(body.state)) {
-          // A step ahead by no more than the batch: an earlier try landed, its answer was lost.
-          const ahead = body.state.moves - from;
-          if (attempt && ahead > 0 && ahead <= directions.length) {
-            confirmed = pickState(body.state);
-            return 'moved';
-          }
-          queued = []; // aimed at a board that is gone
-          confirmed = pickState(body.state);
-          return 'reset';
-        }
-        if (err.status === 404) {
-          await withRetry(() => api.putGame(confirmed), hooks); // forgotten: put ours back, send again
-        } else if (isRetryable(err)) {
-          notice.show();
-          await sleep(backoffDelay(attempt, err.retryAfter));
-        } else {
+        if (err.status !== 404 || restored) {
           console.warn('2048: moves refused', err); // eslint-disable-line no-console
           return reconcile(await serverGame());
         }
+        await withRetry(() => api.putGame(confirmed), hooks); // forgotten: put ours back, send again
       }
     }
   }
