@@ -1,7 +1,5 @@
 // Thin client for the game's JSON API, plus retry with backoff.
 
-export const DIRECTIONS = Object.freeze(['up', 'down', 'left', 'right']);
-
 export class ApiError extends Error {
   constructor({ status = 0, data = null, network = false, retryAfter = null, message = '' }) {
     super(message || (network ? 'network error' : `HTTP ${status}`));
@@ -32,7 +30,7 @@ function parseRetryAfter(value) {
 }
 
 /** Delay before retry number `attempt` (0-based): 300ms doubling to 8s, with jitter. */
-export function backoffDelay(attempt, retryAfter = null) {
+function backoffDelay(attempt, retryAfter = null) {
   const base = Math.min(8000, 300 * 2 ** attempt);
   const jittered = base * (0.8 + Math.random() * 0.4);
   return retryAfter != null ? Math.max(jittered, Math.min(retryAfter, 60) * 1000) : jittered;
