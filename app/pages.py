@@ -6,6 +6,7 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, redirect, render_template, url_for
 
+from .api import MAX_BATCH
 from .charts import reach_chart
 from .solver import Weights
 
@@ -17,7 +18,7 @@ bp = Blueprint("pages", __name__)
 
 @bp.get("/")
 def index():
-    return render_template("index.html")
+    return render_template("index.html", max_batch=MAX_BATCH)
 
 
 @bp.get("/favicon.ico")

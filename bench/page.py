@@ -36,9 +36,10 @@ def served(app):
 
 
 def dom_board(page) -> list[list[int]]:
-    """The board as the tiles in the DOM show it (read it when the page is idle)."""
+    """The board as the tiles in the DOM show it; tiles merged away, still sliding under the
+    merged one, are not on it."""
     tiles = page.eval_on_selector_all(
-        "#tiles [data-value]",
+        "#tiles [data-value]:not(.tile-leaving)",
         "els => els.map(el => [Number(el.dataset.row), Number(el.dataset.col), Number(el.dataset.value)])",
     )
     board = [[0] * 4 for _ in range(4)]

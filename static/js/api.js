@@ -73,9 +73,8 @@ export function createApi(root = '/api') {
     getGame: () => request('GET', '/game'),
     newGame: (seed) => request('POST', '/game', seed === undefined ? {} : { seed }),
     putGame: (state) => request('PUT', '/game', state),
-    /** One direction, or a batch played in order, from the game at `moves` valid moves. */
-    move: (directions, moves) => request('POST', '/game/moves',
-      directions.length === 1 ? { direction: directions[0], moves } : { directions, moves }),
+    /** A batch of directions played in order from the game at `moves` valid moves. */
+    move: (directions, moves, id) => request('POST', '/game/moves', { directions, moves, id }),
     keepPlaying: () => request('POST', '/game/keep-playing', {}),
     hint: () => request('GET', '/game/hint'),
   };

@@ -5,7 +5,8 @@
 // and its animations stay exactly as consistent as when a person plays.
 
 import { sleep } from './api.js';
-import { fill, isFinished } from './game.js';
+import { fill } from './game.js';
+import { isFinished } from './server.js';
 
 // Pause after each auto-played move has finished animating.
 const PAUSES = { slow: 600, normal: 200, fast: 0 };

@@ -6,10 +6,7 @@
 // conversation with the server lives in static/js/server.js.
 
 import { predictMove } from './slide.js';
-import { connect } from './server.js';
-
-/** True when the server refuses moves: game over, or won and waiting for "keep going". */
-export const isFinished = (s) => !!s && (s.over || (s.won && !s.keep_playing));
+import { connect, isFinished } from './server.js';
 
 export function fill(template, values) {
   return String(template || '').replace(/\{(\w+)\}/g, (m, name) => (name in values ? values[name] : m));
@@ -25,14 +22,14 @@ function notify(listeners, value) {
   }
 }
 
-export function createGame({ api, view, storage, score, overlay, notice, announcer, messages, format, setBusy }) {
+export function createGame({ api, view, storage, score, overlay, notice, announcer, messages, format, setBusy, maxBatch }) {
   const inputListeners = new Set();
   const stateListeners = new Set();
   const idleWaiters = [];
   let best = storage.loadBest();
   let shownFinished = null; // the finished state the overlay was last shown for
 
-  const server = connect({ api, notice, onChange });
+  const server = connect({ api, notice, onChange, maxBatch });
 
   /** The confirmed game with every pending move's slide applied: what the board shows. */
   function projection() {
@@ -45,7 +42,7 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
     return { board, score: points };
   }
 
-  const isBusy = () => server.busy() || !view.idle;
+  const isBusy = () => server.isBusy() || !view.idle;
 
   /** Called wherever busy-ness may change (and by the view when its animations end). */
   function updateBusy() {
@@ -157,11 +154,8 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
     /** After a win: continue the same game. */
     keepPlaying: () => server.keepPlaying(),
 
-    /** Check the server's copy (the window came back into view: another one may have played). */
+    /** Check the server's copy (another window played, or this one was away). */
     refresh: () => server.refresh(),
-
-    /** Another window saved `state`: show it here too. */
-    adopt: (state) => server.adopt(state),
 
     hint: () => server.hint(),
 

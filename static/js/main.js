@@ -49,6 +49,7 @@ const game = createGame({
   setBusy: (busy) => {
     boardEl.dataset.busy = String(busy);
   },
+  maxBatch: Number(boardEl.dataset.maxBatch),
 });
 
 bindKeyboard(document, (direction) => game.userInput(direction, 'keyboard'));
@@ -66,9 +67,9 @@ const solver = () => {
 $('hint').addEventListener('click', () => solver().then((a) => a.showHint()));
 $('autoplay').addEventListener('click', () => solver().then((a) => a.toggleAutoplay()));
 
-// Other windows of this session: a game they saved is shown here at once; coming back into
-// view or focus asks the server, in case a change went by unseen (e.g. without localStorage).
-storage.onGameSaved((state) => game.adopt(state));
+// Other windows of this session: when one saves a game, or this one comes back into view or
+// focus, ask the server whether its game is still the one shown (no polling).
+storage.onGameSaved(() => game.refresh());
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') game.refresh();
 });
