@@ -155,3 +155,41 @@ def serious_violations(page: Page) -> list[str]:
         for v in results.response["violations"]
         if v["impact"] in ("serious", "critical")
     ]
+
+
+class NetworkLog:
+    """A page's requests as Chromium's network stack saw them (CDP), optionally over a slow network.
+
+    ``latency_ms`` is added to every request's round trip (CDP Network.emulateNetworkConditions).
+    Each entry says whether the browser's cache answered and how many bytes crossed the wire
+    (headers and body, compressed as sent).
+    """
+
+    def __init__(self, page: Page, latency_ms: float = 0):
+        self.entries = {}
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.on("Network.requestWillBeSent", self._sent)
+        self.cdp.on("Network.requestServedFromCache", lambda e: self._entry(e).update(cached=True))
+        self.cdp.on("Network.responseReceived", self._received)
+        self.cdp.on("Network.loadingFinished", lambda e: self._entry(e).update(bytes=e["encodedDataLength"]))
+        self.cdp.send("Network.enable")
+        self.cdp.send("Network.emulateNetworkConditions", {
+            "offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1})
+
+    def _entry(self, event):
+        return self.entries.setdefault(event["requestId"], {"url": None, "cached": False, "bytes": 0, "status": None})
+
+    def _sent(self, event):
+        self._entry(event)["url"] = event["request"]["url"]
+
+    def _received(self, event):
+        response = event["response"]
+        self._entry(event).update(status=response["status"], cached=self._entry(event)["cached"] or response.get(
+            "fromDiskCache", False) or response.get("fromPrefetchCache", False) or response.get("fromServiceWorker", False))
+
+    def from_network(self) -> list[dict]:
+        """The requests the server was asked (a 304 too); not those the cache answered."""
+        return [e for e in self.entries.values() if e["url"] and not e["cached"] and not e["url"].startswith("data:")]
+
+    def from_cache(self) -> list[dict]:
+        return [e for e in self.entries.values() if e["url"] and e["cached"]]
