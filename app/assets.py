@@ -3,7 +3,9 @@
 ``url_for("static", filename=...)`` adds ``?v=<fingerprint>`` by itself, so every static URL
 of every template changes when its file does, with no build step. A request whose fingerprint
 is the file's current one is answered as immutable: a returning browser asks for none of them
-again. Any other request for the file (no fingerprint, an old one) must be revalidated.
+again. Any other request for the file (no fingerprint, an old one) must be revalidated. The web
+app manifest is rendered, so that its icons' URLs carry fingerprints too, and its own URL
+carries the fingerprint of its text.
 
 ES modules import each other by plain relative paths (``./api.js``); the page's import map
 points each module's plain URL at its fingerprinted one, and its module preloads come from
@@ -17,7 +19,7 @@ import posixpath
 import re
 from pathlib import Path
 
-from flask import current_app, g, request, url_for
+from flask import current_app, g, render_template, request, url_for
 from jinja2.utils import htmlsafe_json_dumps
 from werkzeug.security import safe_join
 
@@ -44,9 +46,8 @@ class StaticFiles:
         facts = self._read.get(path)
         if facts is None or facts[:2] != (stat.st_size, stat.st_mtime_ns):
             content = Path(path).read_bytes()
-            fingerprint = hashlib.sha256(content).hexdigest()[:16]
             imports = STATIC_IMPORT.findall(content.decode(errors="replace")) if filename.endswith(".js") else []
-            facts = self._read[path] = (stat.st_size, stat.st_mtime_ns, fingerprint, imports)
+            facts = self._read[path] = (stat.st_size, stat.st_mtime_ns, fingerprint_of(content), imports)
         return facts
 
     def fingerprint(self, filename):
@@ -64,26 +65,44 @@ class StaticFiles:
         return found
 
 
+def fingerprint_of(content):
+    return hashlib.sha256(content).hexdigest()[:16]
+
+
 def init_app(app):
     files = app.extensions["static_files"] = StaticFiles()
+    # Under the static folder's URL, so that it skips the session as static files do.
+    app.add_url_rule(f"{app.static_url_path}/manifest.webmanifest", "manifest", manifest)
     app.url_defaults(add_fingerprint)
-    app.after_request(cache_static_files)
+    app.after_request(cache_for_good_when_fingerprinted)
     app.jinja_env.globals.update(import_map=import_map, module_graph=files.module_graph)
 
 
+def manifest():
+    return current_app.response_class(render_template("manifest.webmanifest"), mimetype="application/manifest+json")
+
+
+def current_fingerprint(endpoint, values):
+    """The fingerprint of what a URL of ``endpoint`` answers now; None where URLs carry none."""
+    if endpoint == "static":
+        return current_app.extensions["static_files"].fingerprint(values["filename"])
+    if endpoint == "manifest":
+        return fingerprint_of(render_template("manifest.webmanifest").encode())
+    return None
+
+
 def add_fingerprint(endpoint, values):
-    if endpoint == "static" and FINGERPRINT_ARG not in values:
-        values[FINGERPRINT_ARG] = current_app.extensions["static_files"].fingerprint(values["filename"])
+    if FINGERPRINT_ARG not in values:
+        fingerprint = current_fingerprint(endpoint, values)
+        if fingerprint:
+            values[FINGERPRINT_ARG] = fingerprint
 
 
-def cache_static_files(response):
-    """A static file under its current fingerprint never changes; under any other URL it may."""
-    if request.endpoint == "static" and response.status_code < 400:
-        current = current_app.extensions["static_files"].fingerprint(request.view_args["filename"])
-        if request.args.get(FINGERPRINT_ARG) == current:
-            response.headers["Cache-Control"] = IMMUTABLE
-        else:
-            response.headers["Cache-Control"] = "no-cache"
+def cache_for_good_when_fingerprinted(response):
+    """Under its current fingerprint an answer never changes; under any other URL it may."""
+    current = current_fingerprint(request.endpoint, request.view_args) if response.status_code < 400 else None
+    if current:
+        response.headers["Cache-Control"] = IMMUTABLE if request.args.get(FINGERPRINT_ARG) == current else "no-cache"
     return response
 
 

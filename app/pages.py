@@ -1,16 +1,12 @@
 """Page routes: the game itself at ``/``, and the pages about playing it."""
 
 import json
-import mimetypes
 from pathlib import Path
 
 from flask import Blueprint, current_app, redirect, render_template, url_for
 
 from .charts import reach_chart
 from .solver import Weights
-
-# Python's table lacks the web app manifest type; browsers and `nosniff` want the real one.
-mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 bp = Blueprint("pages", __name__)
 

@@ -22,7 +22,7 @@ class PageParts(HTMLParser):
 
     def __init__(self, html):
         super().__init__()
-        self.urls, self.preloads, self.import_map_text = [], [], None
+        self.urls, self.preloads, self.import_map_text, self.manifest = [], [], None, None
         self._in_import_map = False
         self.feed(html)
 
@@ -31,6 +31,8 @@ class PageParts(HTMLParser):
         self.urls += [attrs[name] for name in ("src", "href") if (attrs.get(name) or "").startswith("/static/")]
         if tag == "link" and attrs.get("rel") == "modulepreload":
             self.preloads.append(attrs["href"])
+        if tag == "link" and attrs.get("rel") == "manifest":
+            self.manifest = attrs["href"]
         self._in_import_map = tag == "script" and attrs.get("type") == "importmap"
 
     def handle_data(self, data):
@@ -74,6 +76,20 @@ def test_every_static_url_of_a_page_is_fingerprinted_and_cached_for_good(client,
         assert reply.status_code == 200 and reply.headers["Cache-Control"] == "no-cache", stale
 
 
+def test_the_manifest_and_its_icons_are_fingerprinted_and_cached_for_good(client):
+    """Chromium fetches them on every visit to judge whether the game is installable."""
+    manifest_url = page_parts(client).manifest
+    assert fingerprint(manifest_url)
+    reply = client.get(manifest_url)
+    assert reply.mimetype == "application/manifest+json"
+    assert reply.headers["Cache-Control"] == IMMUTABLE
+    icons = [icon["src"] for icon in reply.get_json()["icons"]]
+    assert len(icons) >= 2
+    for url in icons:
+        assert urlsplit(url).path.startswith("/static/icons/") and fingerprint(url), url
+        assert client.get(url).headers["Cache-Control"] == IMMUTABLE, url
+
+
 def test_a_changed_file_gets_a_new_url(app, tmp_path):
     static = tmp_path / "static"
     shutil.copytree(app.static_folder, static)
@@ -84,7 +100,10 @@ def test_a_changed_file_gets_a_new_url(app, tmp_path):
         css.write("\n/* changed */\n")
     with open(static / "js" / "render.js", "a") as js:
         js.write("\n// changed\n")
+    with open(static / "icons" / "icon-192.png", "ab") as icon:
+        icon.write(b"changed")
     after = page_parts(client)
+    assert after.manifest != before.manifest, "the manifest names the changed icon's new URL"
 
     changed = {"css/style.css", "js/render.js"}
     for filename in changed:
@@ -92,6 +111,7 @@ def test_a_changed_file_gets_a_new_url(app, tmp_path):
         assert old != new
         assert client.get(new).get_data().endswith(b"changed */\n" if filename.endswith("css") else b"changed\n")
         assert client.get(old).headers["Cache-Control"] == "no-cache", "an old fingerprint is not cached for good"
+    changed.add("manifest.webmanifest")
     unchanged = [u for u in before.urls if urlsplit(u).path.removeprefix("/static/") not in changed]
     assert unchanged and all(u in after.urls for u in unchanged)
 

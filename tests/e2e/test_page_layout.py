@@ -60,7 +60,7 @@ def test_markup_is_csp_clean_and_installable(page):
     assert manifest["display"] == "standalone" and manifest["name"] and manifest["start_url"]
     sizes = set()
     for icon in manifest["icons"]:
-        width, height = png_size("/static/" + icon["src"])
+        width, height = png_size(icon["src"])
         assert icon["sizes"] == f"{width}x{height}"
         sizes.add(icon["sizes"])
     assert {"192x192", "512x512"} <= sizes
