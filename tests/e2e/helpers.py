@@ -161,8 +161,8 @@ class NetworkLog:
     """A page's requests as Chromium's network stack saw them (CDP), optionally over a slow network.
 
     ``latency_ms`` is added to every request's round trip (CDP Network.emulateNetworkConditions).
-    Each entry says whether the browser's cache answered and how many bytes crossed the wire
-    (headers and body, compressed as sent).
+    Each entry says whether the browser's cache answered and how many bytes crossed the wire:
+    ``bytes`` in all, compressed as sent, of which ``header_bytes`` were the response's headers.
     """
 
     def __init__(self, page: Page, latency_ms: float = 0):
@@ -177,15 +177,17 @@ class NetworkLog:
             "offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1})
 
     def _entry(self, event):
-        return self.entries.setdefault(event["requestId"], {"url": None, "cached": False, "bytes": 0, "status": None})
+        return self.entries.setdefault(
+            event["requestId"], {"url": None, "cached": False, "bytes": 0, "header_bytes": 0, "status": None})
 
     def _sent(self, event):
         self._entry(event)["url"] = event["request"]["url"]
 
     def _received(self, event):
         response = event["response"]
-        self._entry(event).update(status=response["status"], cached=self._entry(event)["cached"] or response.get(
-            "fromDiskCache", False) or response.get("fromPrefetchCache", False) or response.get("fromServiceWorker", False))
+        entry = self._entry(event)
+        entry.update(status=response["status"], header_bytes=response.get("encodedDataLength", 0), cached=entry[
+            "cached"] or any(response.get(f) for f in ("fromDiskCache", "fromPrefetchCache", "fromServiceWorker")))
 
     def from_network(self) -> list[dict]:
         """The requests the server was asked (a 304 too); not those the cache answered."""
