@@ -71,7 +71,7 @@ def fingerprint_of(content):
 
 def init_app(app):
     files = app.extensions["static_files"] = StaticFiles()
-    # Under the static folder's URL, so that it skips the session as static files do.
+    # Where it was as a static file: it changes only when the static files do.
     app.add_url_rule(f"{app.static_url_path}/manifest.webmanifest", "manifest", manifest)
     app.url_defaults(add_fingerprint)
     app.after_request(cache_for_good_when_fingerprinted)
