@@ -35,10 +35,10 @@ DEFAULTS = {
     # Flask-Compress: Brotli when the browser asks for it, else gzip. Static files are sent as
     # streams, whose list leaves gzip out by default.
     "COMPRESS_ALGORITHM": ["br", "gzip"],
+    "COMPRESS_ALGORITHM_STREAMING": ["br", "gzip"],
     # Brotli's quality 5 packs the CSS and JS about 8 % smaller than the library's 4, still in
     # under a millisecond each (quality 11 would take 25 ms for the CSS).
     "COMPRESS_BR_LEVEL": 5,
-    "COMPRESS_ALGORITHM_STREAMING": ["br", "gzip"],
     # A body under 1 KiB fits in one packet with its headers, so compressing it saves no
     # packet and no round trip: the API's answers (100 to 900 bytes) are sent as they are.
     "COMPRESS_MIN_SIZE": 1024,

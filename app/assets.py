@@ -18,6 +18,7 @@ import json
 import posixpath
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 from flask import current_app, g, render_template, request, url_for
 from jinja2.utils import htmlsafe_json_dumps
@@ -30,6 +31,13 @@ MODULES = "js/**/*.js"
 STATIC_IMPORT = re.compile(r"""\b(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["'](\.\.?/[^"']+)["']""")
 
 
+class FileFacts(NamedTuple):
+    size: int
+    mtime_ns: int
+    fingerprint: str
+    imports: list  # the relative specifiers of a module's static imports
+
+
 class StaticFiles:
     """What each static file's content says: its fingerprint and the modules it imports.
 
@@ -38,20 +46,20 @@ class StaticFiles:
     """
 
     def __init__(self):
-        self._read = {}  # path -> (size, mtime, fingerprint, imports)
+        self._read = {}  # path -> FileFacts
 
     def _facts(self, filename):
         path = safe_join(current_app.static_folder, filename)
         stat = Path(path).stat()
         facts = self._read.get(path)
-        if facts is None or facts[:2] != (stat.st_size, stat.st_mtime_ns):
+        if facts is None or (facts.size, facts.mtime_ns) != (stat.st_size, stat.st_mtime_ns):
             content = Path(path).read_bytes()
             imports = STATIC_IMPORT.findall(content.decode(errors="replace")) if filename.endswith(".js") else []
-            facts = self._read[path] = (stat.st_size, stat.st_mtime_ns, fingerprint_of(content), imports)
+            facts = self._read[path] = FileFacts(stat.st_size, stat.st_mtime_ns, fingerprint_of(content), imports)
         return facts
 
     def fingerprint(self, filename):
-        return self._facts(filename)[2]
+        return self._facts(filename).fingerprint
 
     def module_graph(self, entry):
         """``entry`` and every module it imports, directly or not, as static filenames."""
@@ -61,7 +69,7 @@ class StaticFiles:
             if module not in found:
                 found.append(module)
                 base = posixpath.dirname(module)
-                pending += [posixpath.normpath(posixpath.join(base, spec)) for spec in self._facts(module)[3]]
+                pending += [posixpath.normpath(posixpath.join(base, spec)) for spec in self._facts(module).imports]
         return found
 
 
