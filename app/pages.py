@@ -1,7 +1,6 @@
 """Page routes: the game itself at ``/``, and the pages about playing it."""
 
 import json
-import mimetypes
 from pathlib import Path
 
 from flask import Blueprint, current_app, redirect, render_template, url_for
@@ -9,9 +8,6 @@ from flask import Blueprint, current_app, redirect, render_template, url_for
 from .api import MAX_BATCH
 from .charts import reach_chart
 from .solver import Weights
-
-# Python's table lacks the web app manifest type; browsers and `nosniff` want the real one.
-mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 bp = Blueprint("pages", __name__)
 

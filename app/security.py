@@ -2,7 +2,7 @@
 
 from urllib.parse import urlsplit
 
-from flask import current_app, request, session
+from flask import current_app, g, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -11,7 +11,7 @@ from .errors import ApiError
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
-        "script-src 'self'",
+        "script-src 'self'{script_hashes}",
         "style-src 'self'",
         "img-src 'self' data:",
         "connect-src 'self'",
@@ -64,7 +64,9 @@ def refuse_cross_site_writes():
 
 def add_security_headers(response):
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    # Inline scripts (the page's import map) run only if their exact text's hash is listed.
+    script_hashes = "".join(f" '{digest}'" for digest in g.get("script_hashes", ()))
+    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY.format(script_hashes=script_hashes))
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "same-origin")
     headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)

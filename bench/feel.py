@@ -22,7 +22,7 @@ from playwright.sync_api import sync_playwright
 from app import create_app
 from app.engine import pack, valid_moves
 
-from .page import CHROMIUM_ARGS, CHROMIUM_PATH, dom_board, served
+from .page import CHROMIUM_ARGS, CHROMIUM_PATH, dom_board, emulate_round_trip, served
 KEYS = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
 BURST_KEYS, BURST_SPACING_MS = 10, 40
 
@@ -86,10 +86,7 @@ def measure(browser, base_url, round_trip, presses, rng):
     page = browser.new_page(base_url=base_url)
     page.add_init_script(PROBE)
     fresh_game(page, rng.randrange(2**32))
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    conditions = {"offline": False, "latency": round_trip, "downloadThroughput": -1, "uploadThroughput": -1}
-    cdp.send("Network.emulateNetworkConditions", conditions)
+    emulate_round_trip(page.context.new_cdp_session(page), round_trip)
     motion, settled, disagreements = [], [], 0
     for _ in range(presses):
         moves = valid_moves(pack(dom_board(page)))

@@ -47,3 +47,50 @@ def dom_board(page) -> list[list[int]]:
         assert board[row][col] == 0, f"two tiles at ({row}, {col})"
         board[row][col] = value
     return board
+
+
+def emulate_round_trip(cdp, ms):
+    """Chromium adds ``ms`` to every request of the CDP session's page, as a slow network would."""
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": ms, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
+class NetworkLog:
+    """A page's requests as Chromium's network stack saw them (CDP), optionally over a slow network.
+
+    ``latency_ms`` is added to every request's round trip (CDP Network.emulateNetworkConditions).
+    Each entry says whether the browser's cache answered and how many bytes crossed the wire:
+    ``bytes`` in all, compressed as sent, of which ``header_bytes`` were the response's headers.
+    """
+
+    def __init__(self, page, latency_ms: float = 0):
+        self.entries = {}
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.on("Network.requestWillBeSent", self._sent)
+        self.cdp.on("Network.requestServedFromCache", lambda e: self._entry(e).update(cached=True))
+        self.cdp.on("Network.responseReceived", self._received)
+        self.cdp.on("Network.loadingFinished", lambda e: self._entry(e).update(bytes=e["encodedDataLength"]))
+        emulate_round_trip(self.cdp, latency_ms)
+
+    def _entry(self, event):
+        return self.entries.setdefault(
+            event["requestId"], {"url": None, "cached": False, "bytes": 0, "header_bytes": 0, "status": None})
+
+    def _sent(self, event):
+        self._entry(event)["url"] = event["request"]["url"]
+
+    def _received(self, event):
+        response = event["response"]
+        entry = self._entry(event)
+        entry.update(status=response["status"], header_bytes=response.get("encodedDataLength", 0), cached=entry[
+            "cached"] or any(response.get(f) for f in ("fromDiskCache", "fromPrefetchCache", "fromServiceWorker")))
+
+    def from_network(self) -> list[dict]:
+        """The requests the server was asked (a 304 too); not those the cache answered."""
+        return [e for e in self.entries.values() if e["url"] and not e["cached"] and not e["url"].startswith("data:")]
+
+    def from_cache(self) -> list[dict]:
+        return [e for e in self.entries.values() if e["url"] and e["cached"]]

@@ -11,11 +11,7 @@ from bench.page import CHROMIUM_ARGS, CHROMIUM_PATH, served
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Playwright cannot download its own browsers here: use the system Chromium."""
-    return {
-        **browser_type_launch_args,
-        "executable_path": CHROMIUM_PATH,
-        "args": CHROMIUM_ARGS,
-    }
+    return {**browser_type_launch_args, "executable_path": CHROMIUM_PATH, "args": CHROMIUM_ARGS}
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.engine import pack, valid_moves
+from bench.page import emulate_round_trip
 
 from .helpers import (
     ALL_KEYS,
@@ -28,16 +29,6 @@ KEY_FOR = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "
 STORE_DOWN = {"error": {"code": "store_unavailable", "message": "down"}}
 
 
-def emulate_round_trip(page, ms):
-    """Chromium adds `ms` to every request, as a phone on mobile data would."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": ms, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
-
-
 def saved_game(page):
     return json.loads(page.evaluate("() => window.localStorage.getItem('gameState')"))
 
@@ -48,7 +39,7 @@ def test_a_burst_under_latency_ends_as_a_replay_of_the_same_keys(page, playwrigh
     keys = [rng.choice(sorted(ALL_KEYS)) for _ in range(25)]
     seed_game(page, seed)
     load(page)
-    emulate_round_trip(page, 150)
+    emulate_round_trip(page.context.new_cdp_session(page), 150)
     sent = move_requests(page)
     for key in keys:
         page.keyboard.press(key, delay=10)
