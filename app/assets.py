@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+import brotli
 from flask import current_app, g, render_template, request, url_for
 from jinja2.utils import htmlsafe_json_dumps
 from werkzeug.security import safe_join
@@ -47,6 +48,7 @@ class StaticFiles:
 
     def __init__(self):
         self._read = {}  # path -> FileFacts
+        self._compressed = {}  # (filename, fingerprint) -> Brotli bytes
 
     def _facts(self, filename):
         path = safe_join(current_app.static_folder, filename)
@@ -60,6 +62,15 @@ class StaticFiles:
 
     def fingerprint(self, filename):
         return self._facts(filename).fingerprint
+
+    def brotli(self, filename):
+        """The file at Brotli's best (quality 11): too slow to do per request, so done once a version."""
+        facts = self._facts(filename)
+        key = (filename, facts.fingerprint)
+        if key not in self._compressed:
+            content = Path(safe_join(current_app.static_folder, filename)).read_bytes()
+            self._compressed[key] = brotli.compress(content, quality=11)
+        return self._compressed[key]
 
     def module_graph(self, entry):
         """``entry`` and every module it imports, directly or not, as static filenames."""
@@ -106,11 +117,33 @@ def add_fingerprint(endpoint, values):
             values[FINGERPRINT_ARG] = fingerprint
 
 
+# Smaller files fit in one packet with their headers as they are (as Flask-Compress's minimum).
+PRECOMPRESS_MIN = 1024
+# What a browser needs only to revalidate or save a file, never for one cached for good.
+REVALIDATION_HEADERS = ("ETag", "Last-Modified", "Content-Disposition", "Accept-Ranges")
+
+
 def cache_for_good_when_fingerprinted(response):
     """Under its current fingerprint an answer never changes; under any other URL it may."""
     current = current_fingerprint(request.endpoint, request.view_args) if response.status_code < 400 else None
-    if current:
-        response.headers["Cache-Control"] = IMMUTABLE if request.args.get(FINGERPRINT_ARG) == current else "no-cache"
+    if not current:
+        return response
+    if request.args.get(FINGERPRINT_ARG) != current:
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+    response.headers["Cache-Control"] = IMMUTABLE
+    for name in REVALIDATION_HEADERS:
+        del response.headers[name]
+    if (
+        request.endpoint == "static"
+        and response.status_code == 200
+        and "br" in request.accept_encodings
+        and response.content_length >= PRECOMPRESS_MIN
+    ):
+        response.direct_passthrough = False
+        response.set_data(current_app.extensions["static_files"].brotli(request.view_args["filename"]))
+        response.headers["Content-Encoding"] = "br"
+        response.vary.add("Accept-Encoding")
     return response
 
 

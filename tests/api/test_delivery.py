@@ -163,3 +163,25 @@ def test_the_api_answers_stay_uncompressed(client):
         reply = client.post("/api/game/moves", json={"direction": "left"}, headers=offered)
         assert reply.status_code == 200 and "Content-Encoding" not in reply.headers
     assert "Content-Encoding" not in client.get("/api/game", headers=offered).headers
+
+
+def test_a_fingerprinted_file_is_sent_at_brotli_s_best_with_only_the_headers_it_needs(client):
+    url = static_url_of(page_parts(client), "js/server.js")
+    plain = client.get(url, headers={"Accept-Encoding": "identity"}).get_data()
+    reply = client.get(url, headers={"Accept-Encoding": "gzip, br"})
+    assert reply.headers["Content-Encoding"] == "br" and reply.headers["Cache-Control"] == IMMUTABLE
+    assert reply.get_data() == brotli.compress(plain, quality=11) and brotli.decompress(reply.get_data()) == plain
+    assert reply.headers["X-Content-Type-Options"] == "nosniff"
+    # A script is never a document: the policies that govern documents, and what a browser needs
+    # only to revalidate a file, would be bytes spent on every file for nothing.
+    for name in ("Content-Security-Policy", "Permissions-Policy", "ETag", "Last-Modified", "Content-Disposition"):
+        assert name not in reply.headers, name
+    revalidated = client.get(urlsplit(url).path)  # no fingerprint: may change, so it is revalidated
+    assert revalidated.headers["Cache-Control"] == "no-cache" and revalidated.headers["ETag"]
+
+
+def test_an_svg_keeps_the_document_policies(client):
+    """An SVG opened on its own is a document: its scripts must meet the same policy as a page's."""
+    url = static_url_of(page_parts(client), "icons/favicon.svg")
+    headers = client.get(url).headers
+    assert "script-src 'self'" in headers["Content-Security-Policy"] and headers["X-Content-Type-Options"] == "nosniff"
