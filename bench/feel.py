@@ -23,6 +23,7 @@ from app import create_app
 from app.engine import pack, valid_moves
 
 from .page import CHROMIUM_ARGS, CHROMIUM_PATH, dom_board, emulate_round_trip, served
+
 KEYS = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
 BURST_KEYS, BURST_SPACING_MS = 10, 40
 

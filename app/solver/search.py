@@ -82,7 +82,9 @@ class Expectimax:
                     best = value
             return best
 
-        def inner(board, depth, probability, L=LEFT, R=RIGHT, T=TRANSPOSE_COLUMN, U=UP_COLUMN, D=DOWN_COLUMN, M=ROW_MASK):
+        def inner(
+            board, depth, probability, L=LEFT, R=RIGHT, T=TRANSPOSE_COLUMN, U=UP_COLUMN, D=DOWN_COLUMN, M=ROW_MASK
+        ):
             """Max node above the horizon: the best chance value among the slides of ``board``."""
             r0 = board & M
             r1 = board >> 20 & M
@@ -114,7 +116,9 @@ class Expectimax:
                     best = value
             return best
 
-        def chance(board, depth, probability, LOW=CELL_LOW_BITS, stored=table.get, cached=evals.get, clock=perf_counter):
+        def chance(
+            board, depth, probability, LOW=CELL_LOW_BITS, stored=table.get, cached=evals.get, clock=perf_counter
+        ):
             """Expected value of an afterstate (tile not yet spawned) with ``depth`` moves to go.
 
             A spawn less likely than ``cut`` (from the root) ends the search below it.

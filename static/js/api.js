@@ -33,7 +33,7 @@ function parseRetryAfter(value) {
 function backoffDelay(attempt, retryAfter = null) {
   const base = Math.min(8000, 300 * 2 ** attempt);
   const jittered = base * (0.8 + Math.random() * 0.4);
-  return retryAfter != null ? Math.max(jittered, Math.min(retryAfter, 60) * 1000) : jittered;
+  return retryAfter !== null ? Math.max(jittered, Math.min(retryAfter, 60) * 1000) : jittered;
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -51,11 +51,11 @@ export function createApi(root = '/api') {
     } catch (e) {
       throw new ApiError({ network: true, message: String(e && e.message || e) });
     }
-    let data = null;
+    let data;
     try {
       data = await response.json();
     } catch {
-      data = null;
+      data = null; // no body, or not JSON
     }
     if (!response.ok) {
       throw new ApiError({

@@ -51,7 +51,7 @@ export function createAssist(elements, { game, messages, announcer }) {
       showArrow(direction);
       announcer.say(fill(messages.hint, { direction: directionName(direction) }));
     } catch (err) {
-      console.warn('2048: no hint', err); // eslint-disable-line no-console
+      console.warn('2048: no hint', err);
       announcer.say(messages.noHint);
     } finally {
       hint.removeAttribute('aria-busy');
@@ -76,7 +76,7 @@ export function createAssist(elements, { game, messages, announcer }) {
       try {
         direction = await askSolver();
       } catch (err) {
-        console.warn('2048: auto-play stopped', err); // eslint-disable-line no-console
+        console.warn('2048: auto-play stopped', err);
         break;
       }
       if (token !== run) return;

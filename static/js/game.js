@@ -17,7 +17,7 @@ function notify(listeners, value) {
     try {
       listener(value);
     } catch (err) {
-      console.warn('2048: listener failed', err); // eslint-disable-line no-console
+      console.warn('2048: listener failed', err);
     }
   }
 }

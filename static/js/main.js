@@ -76,5 +76,5 @@ document.addEventListener('visibilitychange', () => {
 window.addEventListener('focus', () => game.refresh());
 
 game.start().catch((err) => {
-  console.error('2048: could not load the game', err); // eslint-disable-line no-console
+  console.error('2048: could not load the game', err);
 });

@@ -85,7 +85,7 @@ export function connect({ api: plainApi, notice, onChange, maxBatch }) {
     batch = queued.splice(0, maxBatch);
     flight = sendBatch(batch, confirmed.moves)
       .catch((err) => {
-        console.warn('2048: moves lost', err); // eslint-disable-line no-console
+        console.warn('2048: moves lost', err);
         queued = [];
         return 'resync';
       })
@@ -115,7 +115,7 @@ export function connect({ api: plainApi, notice, onChange, maxBatch }) {
           confirmed = pickState(state);
           return error.code === 'game_finished' ? 'finished' : 'reset';
         }
-        console.warn('2048: moves refused', err); // eslint-disable-line no-console
+        console.warn('2048: moves refused', err);
         return take(await serverGame());
       }
     }
@@ -134,7 +134,7 @@ export function connect({ api: plainApi, notice, onChange, maxBatch }) {
         pump();
       }
     });
-    chain = run.catch((err) => console.warn('2048: request refused', err)); // eslint-disable-line no-console
+    chain = run.catch((err) => console.warn('2048: request refused', err));
     return run;
   }
 
@@ -149,7 +149,7 @@ export function connect({ api: plainApi, notice, onChange, maxBatch }) {
     try {
       return { state: await withRetry(() => api.putGame(confirmed), hooks), restored: true };
     } catch (err) {
-      console.warn('2048: could not restore the saved game', err); // eslint-disable-line no-console
+      console.warn('2048: could not restore the saved game', err);
       return { state: fallback, restored: false };
     }
   }
@@ -204,7 +204,7 @@ export function connect({ api: plainApi, notice, onChange, maxBatch }) {
         try {
           confirm(await withRetry(() => api.keepPlaying(), hooks), 'kept');
         } catch (err) {
-          console.warn('2048: keep playing refused', err); // eslint-disable-line no-console
+          console.warn('2048: keep playing refused', err);
           onChange({ kind: take(await serverGame()) });
         }
       });

@@ -46,7 +46,21 @@ def test_the_same_seed_and_moves_give_the_same_game(app):
     assert play(42) != play(43)
 
 
-@pytest.mark.parametrize("body", [{"seed": "7"}, {"seed": True}, {"seed": 1.5}, {"seed": -1}, {"seed": 2**63}, {"seed": None, "x": 1}, {"colour": "red"}, [], "seed", 7])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"seed": "7"},
+        {"seed": True},
+        {"seed": 1.5},
+        {"seed": -1},
+        {"seed": 2**63},
+        {"seed": None, "x": 1},
+        {"colour": "red"},
+        [],
+        "seed",
+        7,
+    ],
+)
 def test_new_game_refuses_anything_but_an_optional_integer_seed(client, body):
     before = client.put("/api/game", json=restorable_state(NEAR_WIN)).get_json()
     response = client.post("/api/game", json=body)
@@ -121,7 +135,9 @@ def test_a_move_that_changes_nothing_is_not_counted(client):
     assert (body["board"], body["score"], body["moves"]) == (board, 8, 2)
 
 
-@pytest.mark.parametrize("body", [{"direction": "north"}, {"direction": "LEFT"}, {"direction": 1}, {}, {"direction": "up", "twice": True}])
+@pytest.mark.parametrize(
+    "body", [{"direction": "north"}, {"direction": "LEFT"}, {"direction": 1}, {}, {"direction": "up", "twice": True}]
+)
 def test_a_bad_move_is_refused_and_changes_nothing(client, body):
     before = client.put("/api/game", json=restorable_state(NEAR_WIN)).get_json()
     reply = client.post("/api/game/moves", json=body)

@@ -13,8 +13,10 @@ def html_lang(reply):
     return re.search(r'<html lang="([^"]*)"', reply.get_data(as_text=True)).group(1)
 
 
-@pytest.mark.parametrize("path", PAGES + ["/no-such-page"])
-@pytest.mark.parametrize("accept, lang", [(CZECH, "cs"), ("en-US,en;q=0.9", "en"), ("de-DE,de;q=0.9", "en"), (None, "en")])
+@pytest.mark.parametrize("path", [*PAGES, "/no-such-page"])
+@pytest.mark.parametrize(
+    "accept, lang", [(CZECH, "cs"), ("en-US,en;q=0.9", "en"), ("de-DE,de;q=0.9", "en"), (None, "en")]
+)
 def test_every_page_follows_the_browser_language(client, path, accept, lang):
     reply = client.get(path, headers={"Accept-Language": accept} if accept else {})
     assert reply.status_code == (404 if path == "/no-such-page" else 200)
@@ -102,7 +104,7 @@ def test_the_switch_works_under_a_path_prefix(client):
     assert "Path=/game;" in reply.headers["Set-Cookie"]
 
 
-@pytest.mark.parametrize("path", PAGES + ["/no-such-page"])
+@pytest.mark.parametrize("path", [*PAGES, "/no-such-page"])
 def test_html_responses_vary_by_what_picks_the_language(client, path):
     vary = {v.strip().lower() for v in client.get(path).headers.get("Vary", "").split(",")}
     assert {"accept-language", "cookie"} <= vary

@@ -118,12 +118,18 @@ def test_proxy_spreads_requests_over_replicas_that_share_redis(image_root, tmp_p
         sockets = listening_sockets(app_port)
         assert sockets >= 2 and sockets % 2 == 0
         replicas[0].kill()
-        wait_until(lambda: listening_sockets(app_port) == sockets // 2, 5, message="the killed replica's sockets closed")
+        wait_until(
+            lambda: listening_sockets(app_port) == sockets // 2, 5, message="the killed replica's sockets closed"
+        )
         for _ in range(4):
             resp = client.get("/api/game")
             assert resp.status == 200 and game_state(resp.json()) == state, (
-                (proxy.prefix / "error.log").read_text()[-1500:] + "\n---one\n" + replicas[0].process.tail(15)
-                + "\n---two\n" + replicas[1].process.tail(15))
+                (proxy.prefix / "error.log").read_text()[-1500:]
+                + "\n---one\n"
+                + replicas[0].process.tail(15)
+                + "\n---two\n"
+                + replicas[1].process.tail(15)
+            )
             state = game_state(play_move(client, headers=browser))
         assert proxy.alive()
 

@@ -49,7 +49,11 @@ def test_a_burst_under_latency_ends_as_a_replay_of_the_same_keys(page, playwrigh
     expected = replay(playwright, base_url, seed, [ALL_KEYS[k] for k in keys])
     assert len(sent) < len(keys)  # keys pressed during a round trip shared one
     server = server_state(page)
-    assert (server["board"], server["score"], server["moves"]) == (expected["board"], expected["score"], expected["moves"])
+    assert (server["board"], server["score"], server["moves"]) == (
+        expected["board"],
+        expected["score"],
+        expected["moves"],
+    )
     assert dom_board(page) == expected["board"] and dom_score(page) == expected["score"]
     saved = saved_game(page)
     assert (saved["board"], saved["score"], saved["moves"]) == (expected["board"], expected["score"], expected["moves"])
@@ -100,9 +104,9 @@ def test_the_page_plays_on_while_the_store_is_down_and_sends_the_keys_when_it_is
     down = [True]
     page.route(
         "**/api/**",
-        lambda route: route.fulfill(status=503, headers={"Retry-After": "0"}, json=STORE_DOWN)
-        if down[0]
-        else route.continue_(),
+        lambda route: (
+            route.fulfill(status=503, headers={"Retry-After": "0"}, json=STORE_DOWN) if down[0] else route.continue_()
+        ),
     )
     page.reload()
     expect(page.get_by_test_id("notice")).to_be_visible()

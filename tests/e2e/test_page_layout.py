@@ -125,7 +125,7 @@ def test_every_tile_value_has_its_own_colour_fits_and_reads(page, width, scheme)
             ratio = contrast(style["color"], style["bg"])
             assert ratio >= (3 if large else 4.5), f"{value}: contrast {ratio:.2f} at {style['size']}px"
             colours[value] = style["bg"]
-    assert sorted(colours) == ALL_VALUES + [131072]
+    assert sorted(colours) == [*ALL_VALUES, 131072]
     assert len(set(colours.values())) == len(colours)  # every value looks different
     assert colours[2] == "rgb(238, 228, 218)" and colours[4] == "rgb(237, 224, 200)"
     assert colours[8] == "rgb(242, 177, 121)" and colours[2048] == "rgb(237, 194, 46)"

@@ -24,7 +24,10 @@ def test_hint_shows_and_announces_a_valid_move(page):
     expect(arrow).to_be_visible()
     expect(arrow).to_have_attribute("data-direction", direction)
     expect(page.locator("#announcer")).to_contain_text(direction)
-    assert page.evaluate("() => getComputedStyle(document.querySelector('#hint-arrow'), '::after').content") == f'"{ARROWS[direction]}"'
+    assert (
+        page.evaluate("() => getComputedStyle(document.querySelector('#hint-arrow'), '::after').content")
+        == f'"{ARROWS[direction]}"'
+    )
 
     page.keyboard.press("ArrowUp")
     wait_idle(page)
@@ -89,10 +92,13 @@ def test_new_game_stops_autoplay(page):
     assert server_state(page)["moves"] == 0
 
 
-@pytest.mark.parametrize("path,title,links", [
-    ("/strategy", "2048 strategy", ["/solver", "/"]),
-    ("/solver", "2048 solver", ["/strategy", "/"]),
-])
+@pytest.mark.parametrize(
+    "path,title,links",
+    [
+        ("/strategy", "2048 strategy", ["/solver", "/"]),
+        ("/solver", "2048 solver", ["/strategy", "/"]),
+    ],
+)
 def test_the_strategy_and_solver_pages_render_and_link_to_each_other(page, path, title, links):
     page.goto(path)
     expect(page.locator("h1")).to_have_text(title)
