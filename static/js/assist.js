@@ -15,6 +15,7 @@ export function bindAssist(elements, { api, messages, announcer }) {
   let run = 0; // bumped on every stop, so a loop or hint from before a stop goes quiet
 
   const directionName = (d) => (messages.directions && messages.directions[d]) || d;
+  const pause = () => PAUSES[speed.querySelector('[aria-pressed="true"]')?.value] ?? PAUSES.normal;
 
   function hideArrow() {
     arrow.hidden = true;
@@ -77,7 +78,7 @@ export function bindAssist(elements, { api, messages, announcer }) {
       if (direction) {
         game.enqueue(direction);
         await game.whenIdle();
-        await sleep(PAUSES[speed.value] ?? PAUSES.normal);
+        await sleep(pause());
       }
     }
     if (token === run) stop();
@@ -95,6 +96,11 @@ export function bindAssist(elements, { api, messages, announcer }) {
     play(run);
   }
 
+  speed.addEventListener('click', (event) => {
+    const chosen = event.target.closest('button');
+    if (!chosen) return;
+    for (const button of speed.querySelectorAll('button')) button.setAttribute('aria-pressed', String(button === chosen));
+  });
   hint.addEventListener('click', showHint);
   autoplay.addEventListener('click', () => (playing ? stop() : start()));
   game.onInput(stop);

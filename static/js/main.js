@@ -42,7 +42,41 @@ const overlay = new Overlay($('game-message'), $('message-text'), {
 
 bindKeyboard(document, (direction) => game.userInput(direction, 'keyboard'));
 bindSwipe(boardEl, (direction) => game.userInput(direction, 'touch'));
-$('new-game').addEventListener('click', () => game.newGame());
+
+// Starting over throws away a game with moves only when the player says so (Escape keeps it).
+const confirmNewGame = $('confirm-new-game');
+$('new-game').addEventListener('click', () => {
+  const state = game.getState();
+  if (!state || !state.moves || game.isFinished(state)) {
+    game.newGame();
+    return;
+  }
+  confirmNewGame.returnValue = '';
+  confirmNewGame.showModal();
+});
+confirmNewGame.addEventListener('click', (event) => {
+  const button = event.target.closest('button');
+  if (button) confirmNewGame.close(button.value);
+});
+confirmNewGame.addEventListener('close', () => {
+  if (confirmNewGame.returnValue === 'new') game.newGame();
+  boardEl.focus({ preventScroll: true });
+});
+
+// After a button's action the keys belong to the board again: a stray Space or Enter must not
+// repeat it, and the arrows play.
+$('main').addEventListener('click', (event) => {
+  if (event.target.closest('button')) boardEl.focus({ preventScroll: true });
+});
+
+// Focus rings are drawn for keyboard players only (style.css reads this).
+document.addEventListener('pointerdown', (event) => {
+  document.documentElement.dataset.input = event.pointerType;
+}, true);
+document.addEventListener('keydown', () => {
+  document.documentElement.dataset.input = 'keyboard';
+}, true);
+
 $('overlay-new-game').addEventListener('click', () => game.newGame());
 $('try-again').addEventListener('click', () => game.newGame());
 $('keep-playing').addEventListener('click', () => game.keepPlaying());

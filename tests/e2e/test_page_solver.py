@@ -43,7 +43,7 @@ def test_the_hint_button_is_a_real_focusable_button(page):
 def test_autoplay_plays_solver_moves_until_a_key_stops_it(page):
     seed_game(page, 11)
     load(page)
-    page.get_by_test_id("autoplay-speed").select_option("fast")
+    page.get_by_test_id("autoplay-speed").get_by_role("button", name="Fast").click()
     autoplay = page.get_by_test_id("autoplay")
     autoplay.click()
     expect(autoplay).to_have_attribute("aria-pressed", "true")
@@ -52,7 +52,6 @@ def test_autoplay_plays_solver_moves_until_a_key_stops_it(page):
         assert time.monotonic() < deadline, "auto-play made fewer than 5 moves in 30 s"
         page.wait_for_timeout(100)
 
-    page.evaluate("() => document.activeElement.blur()")  # keys in the speed menu are not moves
     page.keyboard.press("ArrowLeft")  # the player takes over
     expect(autoplay).to_have_attribute("aria-pressed", "false")
     wait_idle(page)
@@ -79,10 +78,13 @@ def test_new_game_stops_autoplay(page):
     seed_game(page, 3)
     load(page)
     autoplay = page.get_by_test_id("autoplay")
-    page.get_by_test_id("autoplay-speed").select_option("slow")
+    page.get_by_test_id("autoplay-speed").get_by_role("button", name="Slow").click()
     autoplay.click()
     expect(autoplay).to_have_attribute("aria-pressed", "true")
-    page.get_by_test_id("new-game").click()
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=board] [data-value]').length > 2 ||"
+                           " document.querySelector('[data-testid=score]').textContent !== '0'")
+    page.get_by_test_id("new-game").click()  # auto-play has moved: the page asks first
+    page.get_by_role("dialog").get_by_role("button", name="New game").click()
     expect(autoplay).to_have_attribute("aria-pressed", "false")
     wait_idle(page)
     page.wait_for_timeout(900)
