@@ -1,7 +1,6 @@
 // Entry point: wires the page to the game controller.
 
 import { createApi } from './api.js';
-import { bindAssist } from './assist.js';
 import { bindKeyboard, bindSwipe } from './input.js';
 import { Announcer, BoardView, Notice, Overlay, ScoreView } from './render.js';
 import * as game from './game.js';
@@ -88,12 +87,25 @@ const api = createApi(boardEl.dataset.apiRoot || '/api');
 const messages = readMessages();
 const announcer = new Announcer($('announcer'));
 
-bindAssist({
-  hint: $('hint'),
-  autoplay: $('autoplay'),
-  speed: $('autoplay-speed'),
-  arrow: $('hint-arrow'),
-}, { api, messages, announcer });
+// The solver's buttons fetch their code when first pressed (playing does not need it), then
+// that first press is handed to them.
+let assistLoading = null;
+$('assist').addEventListener('click', (event) => {
+  const button = event.target.closest('button');
+  if (!button || assistLoading) return;
+  assistLoading = import('./assist.js').then(({ bindAssist }) => {
+    bindAssist({
+      hint: $('hint'),
+      autoplay: $('autoplay'),
+      speed: $('autoplay-speed'),
+      arrow: $('hint-arrow'),
+    }, { api, messages, announcer });
+    button.click();
+  }, (err) => {
+    assistLoading = null;
+    console.warn('2048: no solver', err); // eslint-disable-line no-console
+  });
+});
 
 game.start({
   api,
