@@ -49,7 +49,7 @@ def create_app(test_config=None):
     app.config.from_mapping(overrides)
     os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
 
-    store.init_app(app)
+    store.init_app(app, session_prefix=f"{api_bp.url_prefix}/")
     errors.init_app(app)
     i18n.init_app(app)
     app.register_blueprint(api_bp)

@@ -5,11 +5,14 @@ import json
 from flask import Blueprint, current_app, request
 
 from . import hints
-from .engine import DIRECTIONS, Game, GameFinished, InvalidState
+from .engine import DIRECTIONS, Game, GameFinished, InvalidState, check_count
 from .errors import ApiError
 from .store import load_game, save_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+# Keys a page may send in one request: far more than a player presses in a round trip.
+MAX_BATCH = 64
 
 
 @bp.get("/game")
@@ -44,17 +47,37 @@ def restore_game():
 
 @bp.post("/game/moves")
 def move():
-    direction = json_object(required={"direction"})["direction"]
-    if direction not in DIRECTIONS:
-        raise ApiError(400, "invalid_direction", f"direction must be one of: {', '.join(DIRECTIONS)}")
-    game = existing_game()
+    """One move, or a batch of moves played in order; with ``moves`` (the valid-move count of the
+    state the client saw) it is idempotent.
+
+    A request that names a count the game has left behind (a retry whose first try landed, a key
+    pressed in another tab) changes nothing and answers 409 ``out_of_sync``. A batch stops at
+    the move that finishes the game; the directions after it are dropped.
+    """
+    body = json_object(optional={"direction", "directions", "moves"})
+    directions = requested_directions(body)
     try:
-        outcome = game.play(direction)
-    except GameFinished as finished:
-        raise ApiError(409, "game_finished", str(finished), state=game.to_state()) from None
-    if outcome.moved:
+        seen = check_count("moves", body["moves"]) if "moves" in body else None
+    except InvalidState as error:
+        raise ApiError(400, "invalid_moves", str(error)) from None
+    game = existing_game()
+    if seen is not None and seen != game.moves:
+        message = f"the game is at {game.moves} moves, not {seen}: nothing was changed"
+        raise ApiError(409, "out_of_sync", message, state=game.to_state())
+    outcomes = []
+    for direction in directions:
+        if outcomes and (game.over or game.waiting):
+            break
+        try:
+            outcomes.append(game.play(direction))
+        except GameFinished as finished:
+            raise ApiError(409, "game_finished", str(finished), state=game.to_state()) from None
+    moved = any(outcome.moved for outcome in outcomes)
+    if moved:
         save_game(game)
-    return {**game.to_state(), **outcome.to_dict()}
+    if "direction" in body:
+        return {**game.to_state(), **outcomes[0].to_dict()}
+    return {**game.to_state(), "moved": moved, "gained": sum(outcome.gained for outcome in outcomes)}
 
 
 @bp.post("/game/keep-playing")
@@ -84,6 +107,18 @@ def existing_game():
     if game is None:
         raise ApiError(404, "no_game", "this session has no game; start or restore one first")
     return game
+
+
+def requested_directions(body):
+    """The body's ``direction``, or its ``directions`` (a batch of 1 to MAX_BATCH), as a list."""
+    if ("direction" in body) == ("directions" in body):
+        raise ApiError(400, "missing_field", "send either direction or directions")
+    directions = [body["direction"]] if "direction" in body else body["directions"]
+    if not isinstance(directions, list) or not 1 <= len(directions) <= MAX_BATCH:
+        raise ApiError(400, "invalid_directions", f"directions must be a list of 1 to {MAX_BATCH} directions")
+    if not all(isinstance(direction, str) and direction in DIRECTIONS for direction in directions):
+        raise ApiError(400, "invalid_direction", f"direction must be one of: {', '.join(DIRECTIONS)}")
+    return directions
 
 
 def json_object(required=frozenset(), optional=frozenset(), any_fields=False):

@@ -78,17 +78,20 @@ class _LockedSessions:
     ``_write`` and ``_release``.
     """
 
-    def __init__(self, *args, lock_timeout, **kwargs):
+    def __init__(self, *args, lock_timeout, session_prefix, **kwargs):
         super().__init__(*args, **kwargs)
         self.lock_timeout = lock_timeout
+        self.session_prefix = session_prefix
 
     def open_session(self, app, request):
-        """Static files need no session, so they neither wait for its lock nor read it.
+        """Only the API uses the session: pages, static files and /healthz neither wait for
+        its lock nor read it, so they load even while the store is down (the page then
+        plays on from the browser's saved game).
 
         A busy or unreachable store is kept for ``raise_session_error``: raised here,
         in the middle of Flask pushing the request, no error handler could answer it.
         """
-        if request.path.startswith(f"{app.static_url_path}/"):
+        if not request.path.startswith(self.session_prefix):
             return self.make_null_session(app)
         try:
             return super().open_session(app, request)
@@ -284,10 +287,14 @@ class RedisSessions(_LockedSessions, RedisSessionInterface):
         self.client.ping()
 
 
-def init_app(app):
-    """Pick the store from SESSION_TYPE and install the locked session interface on it."""
+def init_app(app, session_prefix):
+    """Pick the store from SESSION_TYPE and install the locked session interface on it.
+
+    Only requests whose path starts with ``session_prefix`` open the session.
+    """
     config = app.config
     common = {
+        "session_prefix": session_prefix,
         "key_prefix": "session:",
         "permanent": config["SESSION_PERMANENT"],
         "lock_timeout": float(config["MOVE_LOCK_TIMEOUT"]),

@@ -22,6 +22,7 @@ from .moves import (
 )
 from .rules import WIN_TILE, LineSlide, has_equal_neighbours, slide_line
 from .spawn import spawn, start_board
+from .state import check_count
 
 __all__ = [
     "DIRECTIONS",
@@ -38,6 +39,7 @@ __all__ = [
     "MoveOutcome",
     "UnknownDirection",
     "can_move",
+    "check_count",
     "empty_cells",
     "has_equal_neighbours",
     "is_over",

@@ -38,7 +38,8 @@ def _check_keys(state, required: frozenset) -> None:
         raise InvalidState(f"unexpected keys: {', '.join(sorted(map(_shown, extra)))}")
 
 
-def _check_count(name: str, value) -> int:
+def check_count(name: str, value) -> int:
+    """A counter (score, moves) as JSON can carry it exactly, else InvalidState."""
     if not _is_int(value) or not 0 <= value < MAX_COUNT:
         raise InvalidState(f"{name} must be a whole number from 0 to 2**53 - 1, got {_shown(value)}")
     return value
@@ -80,10 +81,10 @@ def parse_state(state, *, with_seed: bool = False) -> dict:
     _check_keys(state, (STATE_KEYS | {"seed"}) if with_seed else STATE_KEYS)
     fields = {
         "board": _check_board(state["board"]),
-        "score": _check_count("score", state["score"]),
+        "score": check_count("score", state["score"]),
         "won": _check_bool("won", state["won"]),
         "keep_playing": _check_bool("keep_playing", state["keep_playing"]),
-        "moves": _check_count("moves", state["moves"]),
+        "moves": check_count("moves", state["moves"]),
     }
     if "over" in state:
         _check_bool("over", state["over"])

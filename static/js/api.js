@@ -1,7 +1,5 @@
 // Thin client for the game's JSON API, plus retry with backoff.
 
-export const DIRECTIONS = Object.freeze(['up', 'down', 'left', 'right']);
-
 export class ApiError extends Error {
   constructor({ status = 0, data = null, network = false, retryAfter = null, message = '' }) {
     super(message || (network ? 'network error' : `HTTP ${status}`));
@@ -32,7 +30,7 @@ function parseRetryAfter(value) {
 }
 
 /** Delay before retry number `attempt` (0-based): 300ms doubling to 8s, with jitter. */
-export function backoffDelay(attempt, retryAfter = null) {
+function backoffDelay(attempt, retryAfter = null) {
   const base = Math.min(8000, 300 * 2 ** attempt);
   const jittered = base * (0.8 + Math.random() * 0.4);
   return retryAfter != null ? Math.max(jittered, Math.min(retryAfter, 60) * 1000) : jittered;
@@ -75,7 +73,9 @@ export function createApi(root = '/api') {
     getGame: () => request('GET', '/game'),
     newGame: (seed) => request('POST', '/game', seed === undefined ? {} : { seed }),
     putGame: (state) => request('PUT', '/game', state),
-    move: (direction) => request('POST', '/game/moves', { direction }),
+    /** One direction, or a batch played in order, from the game at `moves` valid moves. */
+    move: (directions, moves) => request('POST', '/game/moves',
+      directions.length === 1 ? { direction: directions[0], moves } : { directions, moves }),
     keepPlaying: () => request('POST', '/game/keep-playing', {}),
     hint: () => request('GET', '/game/hint'),
   };
@@ -83,15 +83,12 @@ export function createApi(root = '/api') {
 
 /**
  * Call `fn` until it succeeds; retryable failures wait with backoff, others are thrown.
- * `hooks.onRetry(err, attempt)` runs before each wait, `hooks.onRecover()` after a success that
- * followed a failure.
+ * `hooks.onRetry(err, attempt)` runs before each wait.
  */
 export async function withRetry(fn, hooks = {}) {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const result = await fn();
-      if (attempt > 0 && hooks.onRecover) hooks.onRecover();
-      return result;
+      return await fn();
     } catch (err) {
       if (!isRetryable(err)) throw err;
       if (hooks.onRetry) hooks.onRetry(err, attempt);

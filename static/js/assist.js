@@ -1,15 +1,16 @@
-// The built-in solver on the page: the Hint button and the Auto-play toggle.
+// The built-in solver on the page: what the Hint button and the Auto-play toggle do. The page
+// loads this module on the first click of either: it is not needed to play.
 //
 // Auto-play feeds the solver's moves into the same input queue as the keyboard, so the board
 // and its animations stay exactly as consistent as when a person plays.
 
-import { sleep, withRetry } from './api.js';
-import * as game from './game.js';
+import { sleep } from './api.js';
+import { fill, isFinished } from './game.js';
 
 // Pause after each auto-played move has finished animating.
 const PAUSES = { slow: 600, normal: 200, fast: 0 };
 
-export function bindAssist(elements, { api, messages, announcer }) {
+export function createAssist(elements, { game, messages, announcer }) {
   const { hint, autoplay, speed, arrow } = elements;
   let playing = false;
   let run = 0; // bumped on every stop, so a loop or hint from before a stop goes quiet
@@ -27,16 +28,18 @@ export function bindAssist(elements, { api, messages, announcer }) {
     arrow.hidden = false;
   }
 
+  /** The solver's move for the game as it is now, or null if the game moved on meanwhile. */
   async function askSolver() {
     const before = game.getState();
-    if (!before || game.isFinished(before)) return null;
-    const answer = await withRetry(() => api.hint());
+    if (!before || isFinished(before)) return null;
+    const answer = await game.hint(); // waits out server trouble, with the connection notice
     const now = game.getState();
-    return now && now.moves === before.moves && !game.isFinished(now) ? answer.direction : null;
+    return now && now.moves === before.moves && !isFinished(now) ? answer.direction : null;
   }
 
   async function showHint() {
     const token = run;
+    hint.setAttribute('aria-busy', 'true');
     try {
       await game.whenIdle();
       const direction = await askSolver();
@@ -46,10 +49,12 @@ export function bindAssist(elements, { api, messages, announcer }) {
         return;
       }
       showArrow(direction);
-      announcer.say(game.fill(messages.hint, { direction: directionName(direction) }));
+      announcer.say(fill(messages.hint, { direction: directionName(direction) }));
     } catch (err) {
       console.warn('2048: no hint', err); // eslint-disable-line no-console
       announcer.say(messages.noHint);
+    } finally {
+      hint.removeAttribute('aria-busy');
     }
   }
 
@@ -66,7 +71,7 @@ export function bindAssist(elements, { api, messages, announcer }) {
       await game.whenIdle();
       if (token !== run) return;
       const state = game.getState();
-      if (!state || game.isFinished(state)) break;
+      if (!state || isFinished(state)) break;
       let direction;
       try {
         direction = await askSolver();
@@ -76,7 +81,7 @@ export function bindAssist(elements, { api, messages, announcer }) {
       }
       if (token !== run) return;
       if (direction) {
-        game.enqueue(direction);
+        game.play(direction);
         await game.whenIdle();
         await sleep(pause());
       }
@@ -87,7 +92,7 @@ export function bindAssist(elements, { api, messages, announcer }) {
   function start() {
     if (playing) return;
     const state = game.getState();
-    if (!state || game.isFinished(state)) return;
+    if (!state || isFinished(state)) return;
     playing = true;
     run += 1;
     hideArrow();
@@ -96,16 +101,10 @@ export function bindAssist(elements, { api, messages, announcer }) {
     play(run);
   }
 
-  speed.addEventListener('click', (event) => {
-    const chosen = event.target.closest('button');
-    if (!chosen) return;
-    for (const button of speed.querySelectorAll('button')) button.setAttribute('aria-pressed', String(button === chosen));
-  });
-  hint.addEventListener('click', showHint);
-  autoplay.addEventListener('click', () => (playing ? stop() : start()));
   game.onInput(stop);
   game.onStateChange((state) => {
     hideArrow();
-    if (game.isFinished(state)) stop();
+    if (isFinished(state)) stop();
   });
+  return { showHint, toggleAutoplay: () => (playing ? stop() : start()) };
 }

@@ -1,9 +1,10 @@
-// Entry point: wires the page to the game controller.
+// Entry point: builds the page's parts and hands them to the game.
 
 import { createApi } from './api.js';
+import { createGame, isFinished } from './game.js';
 import { bindKeyboard, bindSwipe } from './input.js';
 import { Announcer, BoardView, Notice, Overlay, ScoreView } from './render.js';
-import * as game from './game.js';
+import * as storage from './storage.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -25,28 +26,41 @@ function readMessages() {
 }
 
 const boardEl = $('board');
+const messages = readMessages();
+const announcer = new Announcer($('announcer'));
 const format = numberFormat();
+const api = createApi(boardEl.dataset.apiRoot || '/api');
+const view = new BoardView($('tiles'), { onIdle: () => game.updateBusy() });
 
-const setBusy = (busy) => {
-  boardEl.dataset.busy = String(busy);
-};
-
-const view = new BoardView($('tiles'), { onIdle: game.updateBusy });
-
-const overlay = new Overlay($('game-message'), $('message-text'), {
-  keepPlaying: $('keep-playing'),
-  tryAgain: $('try-again'),
-  newGame: $('overlay-new-game'),
+const game = createGame({
+  api,
+  view,
+  storage,
+  score: new ScoreView($('score'), $('best-score'), format),
+  overlay: new Overlay($('game-message'), $('message-text'), {
+    keepPlaying: $('keep-playing'),
+    tryAgain: $('try-again'),
+    newGame: $('overlay-new-game'),
+  }),
+  notice: new Notice($('notice')),
+  announcer,
+  messages,
+  format,
+  setBusy: (busy) => {
+    boardEl.dataset.busy = String(busy);
+  },
 });
 
 bindKeyboard(document, (direction) => game.userInput(direction, 'keyboard'));
 bindSwipe(boardEl, (direction) => game.userInput(direction, 'touch'));
+for (const id of ['overlay-new-game', 'try-again']) $(id).addEventListener('click', () => game.newGame());
+$('keep-playing').addEventListener('click', () => game.keepPlaying());
 
 // Starting over throws away a game with moves only when the player says so (Escape keeps it).
 const confirmNewGame = $('confirm-new-game');
 $('new-game').addEventListener('click', () => {
   const state = game.getState();
-  if (!state || !state.moves || game.isFinished(state)) {
+  if (!state || !state.moves || isFinished(state)) {
     game.newGame();
     return;
   }
@@ -76,47 +90,34 @@ document.addEventListener('keydown', () => {
   document.documentElement.dataset.input = 'keyboard';
 }, true);
 
-$('overlay-new-game').addEventListener('click', () => game.newGame());
-$('try-again').addEventListener('click', () => game.newGame());
-$('keep-playing').addEventListener('click', () => game.keepPlaying());
+// The auto-play speed: three toggle buttons, one pressed (they take no arrow keys, unlike a menu).
+$('autoplay-speed').addEventListener('click', (event) => {
+  const chosen = event.target.closest('button');
+  if (!chosen) return;
+  for (const button of $('autoplay-speed').querySelectorAll('button')) {
+    button.setAttribute('aria-pressed', String(button === chosen));
+  }
+});
+
+let assist = null;
+const solver = () => {
+  assist ??= import('./assist.js').then(({ createAssist }) => createAssist(
+    { hint: $('hint'), autoplay: $('autoplay'), speed: $('autoplay-speed'), arrow: $('hint-arrow') },
+    { game, messages, announcer },
+  ));
+  return assist;
+};
+$('hint').addEventListener('click', () => solver().then((a) => a.showHint()));
+$('autoplay').addEventListener('click', () => solver().then((a) => a.toggleAutoplay()));
+
+// Other windows of this session: a game they saved is shown here at once; coming back into
+// view or focus asks the server, in case a change went by unseen (e.g. without localStorage).
+storage.onGameSaved((state) => game.adopt(state));
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') game.refresh();
 });
+window.addEventListener('focus', () => game.refresh());
 
-const api = createApi(boardEl.dataset.apiRoot || '/api');
-const messages = readMessages();
-const announcer = new Announcer($('announcer'));
-
-// The solver's buttons fetch their code when first pressed (playing does not need it), then
-// that first press is handed to them.
-let assistLoading = null;
-$('assist').addEventListener('click', (event) => {
-  const button = event.target.closest('button');
-  if (!button || assistLoading) return;
-  assistLoading = import('./assist.js').then(({ bindAssist }) => {
-    bindAssist({
-      hint: $('hint'),
-      autoplay: $('autoplay'),
-      speed: $('autoplay-speed'),
-      arrow: $('hint-arrow'),
-    }, { api, messages, announcer });
-    button.click();
-  }, (err) => {
-    assistLoading = null;
-    console.warn('2048: no solver', err); // eslint-disable-line no-console
-  });
-});
-
-game.start({
-  api,
-  view,
-  score: new ScoreView($('score'), $('best-score'), format),
-  overlay,
-  notice: new Notice($('notice')),
-  announcer,
-  messages,
-  format,
-  setBusy,
-}).catch((err) => {
+game.start().catch((err) => {
   console.error('2048: could not load the game', err); // eslint-disable-line no-console
 });

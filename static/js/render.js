@@ -26,21 +26,54 @@ export class BoardView {
   }
 
   /**
-   * Show `board`. With the move response's `animation`, existing tiles slide, merged ones pop
-   * and the spawned one appears; whatever happens, the tiles end up equal to `board`.
+   * Slide the tiles as a move does (the API's animation tiles, or the page's prediction of
+   * them): each tile moves from its cell, merged ones pop. Returns false, changing nothing, when
+   * the tiles shown are not the ones the slide starts from.
    */
-  render(board, animation = null, { appear = false } = {}) {
+  slide(tiles) {
     this.finish();
-    if (animation && this.animate(animation)) {
-      if (this.matches(board)) {
-        if (this.leaving.size) {
-          this.timer = setTimeout(() => this.finish(), reducedMotion() ? 0 : SLIDE_MS + COVERED_MS);
+    const sources = tiles.flatMap((t) => t.from.map(([row, col]) => [this.tiles.get(key(row, col)), t]));
+    const used = new Set(sources.map(([el]) => el));
+    const fits = sources.every(([el, t]) => el && Number(el.dataset.value) === t.value / t.from.length);
+    if (!fits || used.size !== sources.length || used.size !== this.tiles.size) return false;
+    const next = new Map();
+    for (const t of tiles) {
+      const [first, second] = t.from.map(([row, col]) => this.tiles.get(key(row, col)));
+      if (second) {
+        for (const el of [first, second]) {
+          el.classList.add('tile-leaving');
+          this.place(el, t.row, t.col);
+          this.leaving.add(el);
         }
-        return;
+        next.set(key(t.row, t.col), this.create(t.value, t.row, t.col, 'tile-merged'));
+      } else {
+        this.place(first, t.row, t.col);
+        next.set(key(t.row, t.col), first);
       }
-      this.finish(); // the animation did not lead to the server's board: show that board as it is
     }
-    if (!this.matches(board)) this.rebuild(board, appear);
+    this.tiles = next;
+    if (this.leaving.size) {
+      this.timer = setTimeout(() => this.finish(), reducedMotion() ? 0 : SLIDE_MS + COVERED_MS);
+    }
+    return true;
+  }
+
+  /**
+   * Show `board`: tiles already in place stay, the others appear (a new tile, or a correction
+   * of a prediction the server did not confirm), and tiles on cells now empty go. With
+   * `replace` (a new game) every tile appears afresh.
+   */
+  show(board, { replace = false } = {}) {
+    const next = new Map();
+    board.forEach((row, r) => row.forEach((v, c) => {
+      if (!v) return;
+      const el = this.tiles.get(key(r, c));
+      const stays = el && !replace && Number(el.dataset.value) === v;
+      next.set(key(r, c), stays ? el : this.create(v, r, c, 'tile-new'));
+    }));
+    const kept = new Set(next.values());
+    for (const el of this.tiles.values()) if (!kept.has(el)) el.remove();
+    this.tiles = next;
   }
 
   /** End pending animations now: drop tiles that were merged away. */
@@ -51,73 +84,6 @@ export class BoardView {
     for (const el of this.leaving) el.remove();
     this.leaving.clear();
     this.onIdle();
-  }
-
-  animate(animation) {
-    const old = this.tiles;
-    const next = new Map();
-    const take = ([row, col]) => {
-      const el = old.get(key(row, col));
-      if (!el) return null;
-      old.delete(key(row, col));
-      return el;
-    };
-    for (const t of animation.tiles || []) {
-      const from = t.from || [];
-      if (from.length === 1) {
-        const el = take(from[0]);
-        if (!el || Number(el.dataset.value) !== t.value) return this.abort(next, old);
-        this.place(el, t.row, t.col);
-        next.set(key(t.row, t.col), el);
-      } else if (from.length === 2) {
-        for (const src of from) {
-          const el = take(src);
-          if (!el) return this.abort(next, old);
-          el.classList.add('tile-leaving');
-          this.place(el, t.row, t.col);
-          this.leaving.add(el);
-        }
-        next.set(key(t.row, t.col), this.create(t.value, t.row, t.col, 'tile-merged'));
-      } else {
-        return this.abort(next, old);
-      }
-    }
-    for (const el of old.values()) el.remove(); // nothing should be left; be safe
-    const s = animation.spawned;
-    if (s) next.set(key(s.row, s.col), this.create(s.value, s.row, s.col, 'tile-new'));
-    this.tiles = next;
-    return true;
-  }
-
-  abort(next, old) {
-    for (const el of next.values()) el.remove();
-    for (const el of old.values()) el.remove();
-    for (const el of this.leaving) el.remove();
-    this.leaving.clear();
-    this.tiles = new Map();
-    return false;
-  }
-
-  matches(board) {
-    let count = 0;
-    for (let r = 0; r < 4; r += 1) {
-      for (let c = 0; c < 4; c += 1) {
-        const v = board[r][c];
-        if (!v) continue;
-        count += 1;
-        const el = this.tiles.get(key(r, c));
-        if (!el || Number(el.dataset.value) !== v) return false;
-      }
-    }
-    return count === this.tiles.size;
-  }
-
-  rebuild(board, appear) {
-    for (const el of this.tiles.values()) el.remove();
-    this.tiles = new Map();
-    board.forEach((row, r) => row.forEach((v, c) => {
-      if (v) this.tiles.set(key(r, c), this.create(v, r, c, appear ? 'tile-new' : ''));
-    }));
   }
 
   create(value, row, col, extraClass) {

@@ -70,8 +70,7 @@ export function pickState(s) {
   };
 }
 
-export function loadGame() {
-  const raw = read(STATE_KEY);
+function parseGame(raw) {
   if (!raw) return null;
   try {
     const s = JSON.parse(raw);
@@ -81,6 +80,20 @@ export function loadGame() {
   }
 }
 
+export function loadGame() {
+  return parseGame(read(STATE_KEY));
+}
+
 export function saveGame(state) {
   write(STATE_KEY, JSON.stringify(pickState(state)));
+}
+
+/** Call listener(state) when another window of this browser saves a game; returns an unsubscribe. */
+export function onGameSaved(listener) {
+  const handler = (event) => {
+    const state = event.key === STATE_KEY ? parseGame(event.newValue) : null;
+    if (state) listener(state);
+  };
+  window.addEventListener('storage', handler);
+  return () => window.removeEventListener('storage', handler);
 }

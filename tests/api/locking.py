@@ -5,7 +5,7 @@ from contextlib import contextmanager
 
 @contextmanager
 def holding_the_session_of(app, client):
-    """A request context for the client's session: opening its session takes the lock."""
+    """A request context of the API (only the API opens the session): opening it takes the lock."""
     cookie = client.get_cookie("session").value
-    with app.test_request_context(headers={"Cookie": f"session={cookie}"}):
+    with app.test_request_context("/api/game", headers={"Cookie": f"session={cookie}"}):
         yield

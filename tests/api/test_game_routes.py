@@ -160,3 +160,85 @@ def test_a_finished_game_refuses_moves_with_its_state(client):
     refused = client.post("/api/game/moves", json={"direction": "up"})
     assert refused.status_code == 409
     assert refused.get_json()["state"] == restorable_state(DEAD_BOARD, score=300, over=True)
+
+
+def test_a_move_naming_the_current_count_is_applied_once_and_its_retry_changes_nothing(client):
+    client.put("/api/game", json=restorable_state([[2, 2, 4, 0], [0] * 4, [0] * 4, [0, 0, 0, 8]], moves=3))
+    first = client.post("/api/game/moves", json={"direction": "left", "moves": 3})
+    assert first.status_code == 200 and first.get_json()["moves"] == 4
+    retried = client.post("/api/game/moves", json={"direction": "left", "moves": 3})  # its answer was lost
+    assert retried.status_code == 409
+    body = retried.get_json()
+    assert body["error"]["code"] == "out_of_sync"
+    assert body["state"] == {k: v for k, v in first.get_json().items() if k in body["state"]}
+    after = client.get("/api/game").get_json()
+    assert after["moves"] == 4 and after["board"] == first.get_json()["board"]
+
+
+def test_a_move_from_a_board_the_game_has_not_reached_changes_nothing(client):
+    before = client.put("/api/game", json=restorable_state(NEAR_WIN, moves=7)).get_json()
+    for stale in (6, 8, 0):
+        refused = client.post("/api/game/moves", json={"direction": "left", "moves": stale})
+        assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "out_of_sync"
+        assert refused.get_json()["state"]["moves"] == 7
+    assert client.get("/api/game").get_json() | {"created": False} == before | {"created": False}
+
+
+def test_a_no_op_move_naming_the_current_count_keeps_the_count(client):
+    board = [[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4]
+    client.put("/api/game", json=restorable_state(board, moves=2))
+    body = client.post("/api/game/moves", json={"direction": "left", "moves": 2}).get_json()
+    assert body["moved"] is False and body["moves"] == 2
+    assert client.post("/api/game/moves", json={"direction": "right", "moves": 2}).get_json()["moves"] == 3
+
+
+@pytest.mark.parametrize("moves", ["3", -1, 3.0, True, None, 2**53, [3]])
+def test_a_move_count_that_is_not_a_count_is_refused(client, moves):
+    before = client.put("/api/game", json=restorable_state(NEAR_WIN, moves=3)).get_json()
+    reply = client.post("/api/game/moves", json={"direction": "left", "moves": moves})
+    assert reply.status_code == 400 and reply.get_json()["error"]["code"] == "invalid_moves"
+    assert client.get("/api/game").get_json()["board"] == before["board"]
+
+
+def test_a_batch_of_moves_plays_like_the_same_moves_one_by_one(app):
+    keys = ["left", "up", "left", "left", "right", "down", "down", "up"]
+    one_by_one, batched = app.test_client(), app.test_client()
+    one_by_one.post("/api/game", json={"seed": 77})
+    states = [one_by_one.post("/api/game/moves", json={"direction": d}).get_json() for d in keys]
+    batched.post("/api/game", json={"seed": 77})
+    answer = batched.post("/api/game/moves", json={"directions": keys, "moves": 0})
+    assert answer.status_code == 200
+    body = answer.get_json()
+    last = states[-1]
+    assert {k: body[k] for k in ("board", "score", "moves", "won", "over")} == {
+        k: last[k] for k in ("board", "score", "moves", "won", "over")
+    }
+    assert body["gained"] == sum(s["gained"] for s in states) and body["moved"] is True
+    again = batched.post("/api/game/moves", json={"directions": keys, "moves": 0})  # a retry
+    assert again.status_code == 409 and again.get_json()["error"]["code"] == "out_of_sync"
+    assert batched.get("/api/game").get_json()["moves"] == last["moves"]
+
+
+def test_a_batch_stops_at_the_win_and_drops_the_rest(client):
+    client.put("/api/game", json=restorable_state(NEAR_WIN, moves=5))
+    body = client.post("/api/game/moves", json={"directions": ["left", "right", "up"], "moves": 5}).get_json()
+    assert body["won"] is True and body["moves"] == 6 and body["board"][0][0] == 2048
+    assert client.post("/api/game/moves", json={"directions": ["right"]}).status_code == 409
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"directions": []},
+        {"directions": ["left"] * 65},
+        {"directions": "left"},
+        {"directions": ["left", "north"]},
+        {"directions": [["left"]]},
+        {"directions": ["left"], "direction": "left"},
+    ],
+)
+def test_a_bad_batch_is_refused_and_changes_nothing(client, body):
+    before = client.put("/api/game", json=restorable_state(NEAR_WIN)).get_json()
+    reply = client.post("/api/game/moves", json=body)
+    assert reply.status_code == 400 and reply.get_json()["error"]["message"]
+    assert client.get("/api/game").get_json()["board"] == before["board"]

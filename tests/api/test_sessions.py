@@ -90,7 +90,7 @@ def test_turning_on_secure_cookies_reaches_players_with_their_next_request(make_
 def test_a_session_emptied_of_its_game_is_deleted_with_its_cookie(make_app):
     app = make_app()
 
-    @app.post("/forget")
+    @app.post("/api/forget")  # only the API opens the session
     def forget():
         session.pop("game")
         return {}
@@ -99,7 +99,7 @@ def test_a_session_emptied_of_its_game_is_deleted_with_its_cookie(make_app):
     client.post("/api/game", json={"seed": 5})
     store_id = "session:" + client.get_cookie("session").value
     assert app.session_interface.cache.has(store_id)
-    forgotten = client.post("/forget")
+    forgotten = client.post("/api/forget")
     assert "Expires=Thu, 01 Jan 1970" in forgotten.headers["Set-Cookie"]
     assert not app.session_interface.cache.has(store_id)
     assert client.get_cookie("session") is None

@@ -12,12 +12,13 @@ KEYS = {
 }
 ALL_KEYS = {key: direction for family in KEYS.values() for key, direction in family.items()}
 
-# Records the page's move requests: how many were in flight at once, which directions were
-# sent, and how many key presses arrived while one was on its way. `latency` ms are added to
-# every move response, as a slow network would, so that fast typing really queues.
+# Records the page's move requests: how many were in flight at once, how many were sent and
+# which directions they carried (a batch carries several), and how many key presses arrived
+# while one was on its way. `latency` ms are added to every move response, as a slow network
+# would, so that fast typing really queues.
 FETCH_PROBE = """
 (() => {
-  const probe = { inflight: 0, maxInflight: 0, sent: [], pressedWhileInFlight: 0, latency: %d };
+  const probe = { inflight: 0, maxInflight: 0, requests: 0, sent: [], pressedWhileInFlight: 0, latency: %d };
   window.__probe = probe;
   const realFetch = window.fetch.bind(window);
   window.fetch = async (input, init) => {
@@ -25,7 +26,9 @@ FETCH_PROBE = """
     if (!isMove) return realFetch(input, init);
     probe.inflight += 1;
     probe.maxInflight = Math.max(probe.maxInflight, probe.inflight);
-    probe.sent.push(JSON.parse(init.body).direction);
+    const body = JSON.parse(init.body);
+    probe.requests += 1;
+    probe.sent.push(...(body.directions || [body.direction]));
     try {
       const response = await realFetch(input, init);
       if (probe.latency) await new Promise((resolve) => setTimeout(resolve, probe.latency));

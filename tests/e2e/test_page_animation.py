@@ -1,8 +1,8 @@
-"""Moves animate from the server's animation data, like the original 2048."""
+"""Moves slide at once, as the page predicts them; the new tile appears with the server's answer."""
 
 import pytest
 
-from .helpers import dom_board, load, put_game, server_state, wait_idle
+from .helpers import dom_board, install_probe, load, probe, put_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -27,6 +27,7 @@ RECORDER = """() => {
 
 
 def test_tiles_slide_merge_pop_and_appear(page):
+    install_probe(page, latency_ms=300)  # the answer takes a while: the slide must not wait for it
     put_game(page, [[2, 2, 0, 4], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], moves=1)
     load(page)
     page.evaluate(RECORDER)
@@ -38,9 +39,11 @@ def test_tiles_slide_merge_pop_and_appear(page):
     assert slide == "0.1s"
 
     page.keyboard.press("ArrowLeft")
+    assert page.evaluate("() => window.__frames.length") == 2  # slid in the key's own task...
+    assert probe(page)["inflight"] == 1  # ...while the move is still on its way
     wait_idle(page)
     frames = page.evaluate("() => window.__frames")
-    moved = frames[1]  # the first change after the move's answer
+    moved = frames[1]
     by_id = {t["id"]: t for t in moved}
 
     # the two 2s slide into (0, 0) and are still there, under the merged tile
@@ -50,12 +53,16 @@ def test_tiles_slide_merge_pop_and_appear(page):
     # the 4 is the same element, slid from (0, 3) to (0, 1)
     four = by_id[before[(0, 3)]["id"]]
     assert (four["row"], four["col"], four["value"]) == (0, 1, 4)
-    # a new element for the merged 4 pops, the spawned tile appears
+    # a new element for the merged 4 pops; nothing else is new yet
     added = [t for t in moved if t["id"] not in {b["id"] for b in before.values()}]
-    merged = [t for t in added if "tile-merged" in t["cls"]]
-    spawned = [t for t in added if "tile-new" in t["cls"]]
-    assert [(t["row"], t["col"], t["value"]) for t in merged] == [(0, 0, 4)]
-    assert len(spawned) == 1 and spawned[0]["value"] in (2, 4)
+    assert [(t["row"], t["col"], t["value"], "tile-merged" in t["cls"]) for t in added] == [(0, 0, 4, True)]
+
+    # the spawned tile appears with the answer, where the server put it
+    seen = {t["id"] for frame in frames[:2] for t in frame}
+    spawned = [t for frame in frames[2:] for t in frame if t["id"] not in seen and "tile-new" in t["cls"]]
+    assert len({t["id"] for t in spawned}) == 1
+    server = server_state(page)["board"]
+    assert server[spawned[0]["row"]][spawned[0]["col"]] == spawned[0]["value"] in (2, 4)
 
     # once the animation is over the merged-away tiles are gone and the board is the server's
     final = frames[-1]

@@ -48,7 +48,7 @@ def test_key_family_moves_the_board_as_the_api_says(page, playwright, base_url, 
     assert page.evaluate("() => window.scrollY") == 0
 
 
-def test_rapid_typing_is_queued_in_order(page, playwright, base_url):
+def test_rapid_typing_is_batched_in_order(page, playwright, base_url):
     rng = random.Random(2048)
     keys = [rng.choice(sorted(ALL_KEYS)) for _ in range(30)]
     directions = [ALL_KEYS[k] for k in keys]
@@ -65,9 +65,11 @@ def test_rapid_typing_is_queued_in_order(page, playwright, base_url):
     assert dom_score(page) == expected["score"]
     assert server_state(page)["board"] == expected["board"]
     seen = probe(page)
-    assert seen["sent"] == directions  # none dropped, none reordered
-    assert seen["maxInflight"] == 1  # one after another
-    assert seen["pressedWhileInFlight"] >= 10  # the presses really were queued
+    assert seen["pressedWhileInFlight"] >= 10  # the presses really were queued...
+    assert seen["requests"] < len(keys) // 2  # ...and went in batches, one batch at a time
+    assert seen["maxInflight"] == 1
+    pressed = iter(directions)
+    assert all(direction in pressed for direction in seen["sent"])  # in the order pressed, none twice
 
 
 def test_modifiers_and_form_fields_are_left_to_the_browser(page):

@@ -51,13 +51,14 @@ def test_swipes_move_and_never_scroll(new_context, base_url, playwright, console
             wait_idle(page)
             assert dom_board(page) == reference.move(direction)["board"], direction
             assert scroll_position(page) == {"x": 0, "y": 0, "overflow": 0}, direction
-        assert len(sent) == 6
+        valid = reference.state["moves"]
+        assert len(sent) == valid >= 4  # one request a swipe that moves; a swipe that cannot, none
 
         # a jitter and a two-finger swipe do nothing
         swipe(cdp, centre, (5, -6))
         swipe(cdp, centre, (0, -150), fingers=2)
         wait_idle(page)
-        assert len(sent) == 6
+        assert len(sent) == valid
         assert dom_board(page) == reference.state["board"]
         assert scroll_position(page) == {"x": 0, "y": 0, "overflow": 0}
     finally:
@@ -67,4 +68,4 @@ def test_swipes_move_and_never_scroll(new_context, base_url, playwright, console
     text = page.locator("#how-to-play").bounding_box()
     swipe(cdp, (180, text["y"] + 10), (0, -200))
     page.wait_for_function("() => window.scrollY > 0")
-    assert len(sent) == 6
+    assert len(sent) == valid

@@ -59,6 +59,18 @@ def test_an_unreachable_redis_is_a_json_503(tmp_path):
     assert client.get("/healthz").status_code == 503
 
 
+def test_pages_load_for_returning_players_while_redis_is_unreachable(tmp_path):
+    """The page must load to play on from the browser's saved game; only the API waits for the store."""
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    client = redis_app(url, tmp_path, PROPAGATE_EXCEPTIONS=False).test_client()
+    client.set_cookie("session", "a-session-the-store-would-know")
+    for path in ("/", "/rules", "/strategy", "/solver", "/no-such-page"):
+        reply = client.get(path)
+        assert reply.status_code == (404 if path == "/no-such-page" else 200), path
+        assert "set-cookie" not in reply.headers
+    assert client.get("/api/game").status_code == 503
+
+
 def test_a_request_whose_lock_lease_ran_out_is_refused_and_overwrites_nothing(redis_url, tmp_path, monkeypatch):
     app = redis_app(redis_url, tmp_path)
     app.session_interface.lease_ms = 200  # as if the slow request below had stalled for the whole lease

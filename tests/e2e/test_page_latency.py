@@ -1,0 +1,194 @@
+"""On a slow or troubled network: bursts arrive whole and in order, windows stay in step."""
+
+import json
+import random
+
+import pytest
+from playwright.sync_api import expect
+
+from app.engine import pack, valid_moves
+
+from .helpers import (
+    ALL_KEYS,
+    dom_best,
+    dom_board,
+    dom_score,
+    load,
+    move_requests,
+    put_game,
+    replay,
+    seed_game,
+    server_state,
+    wait_idle,
+)
+
+pytestmark = pytest.mark.e2e
+
+KEY_FOR = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
+STORE_DOWN = {"error": {"code": "store_unavailable", "message": "down"}}
+
+
+def emulate_round_trip(page, ms):
+    """Chromium adds `ms` to every request, as a phone on mobile data would."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": ms, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
+def saved_game(page):
+    return json.loads(page.evaluate("() => window.localStorage.getItem('gameState')"))
+
+
+@pytest.mark.parametrize("seed", [41, 42])
+def test_a_burst_under_latency_ends_as_a_replay_of_the_same_keys(page, playwright, base_url, seed):
+    rng = random.Random(seed)
+    keys = [rng.choice(sorted(ALL_KEYS)) for _ in range(25)]
+    seed_game(page, seed)
+    load(page)
+    emulate_round_trip(page, 150)
+    sent = move_requests(page)
+    for key in keys:
+        page.keyboard.press(key, delay=10)
+        page.wait_for_timeout(rng.choice([0, 20, 40, 80]))
+    wait_idle(page, timeout=30_000)
+
+    expected = replay(playwright, base_url, seed, [ALL_KEYS[k] for k in keys])
+    assert len(sent) < len(keys)  # keys pressed during a round trip shared one
+    server = server_state(page)
+    assert (server["board"], server["score"], server["moves"]) == (expected["board"], expected["score"], expected["moves"])
+    assert dom_board(page) == expected["board"] and dom_score(page) == expected["score"]
+    saved = saved_game(page)
+    assert (saved["board"], saved["score"], saved["moves"]) == (expected["board"], expected["score"], expected["moves"])
+
+
+def test_a_key_that_moves_nothing_sends_nothing(page):
+    put_game(page, [[2, 0, 0, 0], [4, 0, 0, 0], [8, 0, 0, 0], [2, 0, 0, 0]], moves=3)
+    load(page)
+    sent = move_requests(page)
+    for key in ["ArrowLeft", "a", "h", "ArrowLeft"]:
+        page.keyboard.press(key)
+    wait_idle(page)
+    assert sent == []
+    page.keyboard.press("ArrowRight")  # the control: a key that moves is sent
+    wait_idle(page)
+    assert len(sent) == 1 and server_state(page)["moves"] == 4
+
+
+def test_a_lost_answer_is_retried_without_playing_the_move_twice(page, console_guard):
+    console_guard.allow(r"Failed to load resource")
+    put_game(page, [[2, 0, 0, 2], [0] * 4, [0] * 4, [0] * 4], score=8, moves=5)
+    load(page)
+    lost = []
+
+    def answer_lost_once(route):
+        if not lost:
+            lost.append(route.fetch())  # the server plays the move...
+            route.abort("connectionreset")  # ...and its answer never arrives
+        else:
+            route.continue_()
+
+    page.route("**/api/game/moves", answer_lost_once)
+    page.keyboard.press("ArrowLeft")
+    wait_idle(page, timeout=20_000)
+    server = server_state(page)
+    assert len(lost) == 1 and lost[0].status == 200
+    assert (server["moves"], server["score"]) == (6, 12)  # the retry was refused: played once
+    assert dom_board(page) == server["board"] and saved_game(page)["moves"] == 6
+
+
+def test_the_page_plays_on_while_the_store_is_down_and_sends_the_keys_when_it_is_back(page, playwright, base_url, console_guard):
+    console_guard.allow(r"Failed to load resource")
+    seed_game(page, 44)
+    load(page)
+    page.keyboard.press("ArrowDown")
+    wait_idle(page)
+    before = server_state(page)
+    best = dom_best(page)
+
+    down = [True]
+    page.route("**/api/**", lambda route: route.fulfill(status=503, headers={"Retry-After": "0"}, json=STORE_DOWN) if down[0] else route.continue_())
+    page.reload()
+    expect(page.get_by_test_id("notice")).to_be_visible()
+    assert dom_board(page) == before["board"] and dom_best(page) == best  # the saved game, at once
+    keys = ["ArrowLeft", "ArrowUp", "ArrowRight"]
+    for key in keys:
+        page.keyboard.press(key)
+    page.wait_for_timeout(500)
+    assert server_state(page)["moves"] == before["moves"]  # nothing reached the server yet
+
+    down[0] = False
+    wait_idle(page, timeout=30_000)
+    expect(page.get_by_test_id("notice")).to_be_hidden()
+    expected = replay(playwright, base_url, 44, ["down", "left", "up", "right"])
+    assert server_state(page)["board"] == expected["board"] == dom_board(page)
+
+
+def test_a_second_window_shows_the_moves_of_the_first_without_asking(new_context, console_guard):
+    context = console_guard.watch(new_context())
+    first, second = context.new_page(), context.new_page()
+    seed_game(first, 45)
+    load(first)
+    load(second)
+    first.bring_to_front()
+    gets = move_requests(second)
+    second.on("request", lambda r: gets.append(r) if r.url.endswith("/api/game") else None)
+    for key in ["ArrowLeft", "ArrowUp", "ArrowRight"]:
+        first.keyboard.press(key)
+    wait_idle(first)
+    expected = server_state(first)["board"]
+    second.wait_for_function(
+        "expected => JSON.stringify(JSON.parse(localStorage.getItem('gameState')).board) === JSON.stringify(expected)",
+        arg=expected,
+    )
+    wait_idle(second)
+    assert dom_board(second) == expected
+    assert gets == []  # told by the first window, not by polling the server
+
+
+def test_a_move_made_elsewhere_is_shown_and_later_keys_are_kept(page, playwright, base_url):
+    seed_game(page, 46)
+    load(page)
+    elsewhere = page.context.request  # the same session, not through this page
+    elsewhere.post("/api/game/moves", data={"direction": "down"})
+    elsewhere.post("/api/game/moves", data={"direction": "left"})
+    page.keyboard.press("ArrowUp")  # aimed at a board that is gone: refused, the server's shown
+    wait_idle(page)
+    assert dom_board(page) == server_state(page)["board"]
+    shown = server_state(page)
+    direction = next(d for d in ("right", "up", "left", "down") if d in valid_moves(pack(shown["board"])))
+    page.keyboard.press(KEY_FOR[direction])  # pressed after: played
+    wait_idle(page)
+    after = server_state(page)
+    assert dom_board(page) == after["board"] and dom_score(page) == after["score"]
+    assert after["moves"] == shown["moves"] + 1
+
+
+def test_auto_play_rides_out_server_trouble_and_restores_a_forgotten_game(page, console_guard):
+    console_guard.allow(r"Failed to load resource")
+    seed_game(page, 47)
+    load(page)
+    trouble = ["503", "503", "no_game"]
+
+    def flaky_hint(route):
+        step = trouble.pop(0) if trouble else "pass"
+        if step == "503":
+            route.fulfill(status=503, headers={"Retry-After": "0"}, json=STORE_DOWN)
+        elif step == "no_game":
+            page.context.clear_cookies()  # the server forgot this session...
+            route.continue_()  # ...so this hint is answered 404 no_game
+        else:
+            route.continue_()
+
+    page.route("**/api/game/hint", flaky_hint)
+    page.get_by_test_id("autoplay").click()
+    expect(page.get_by_test_id("notice")).to_be_visible()
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('gameState')).moves >= 3", timeout=30_000)
+    page.get_by_test_id("autoplay").click()
+    wait_idle(page)
+    expect(page.get_by_test_id("notice")).to_be_hidden()
+    expect(page.get_by_test_id("autoplay")).to_have_attribute("aria-pressed", "false")
+    assert dom_board(page) == server_state(page)["board"]
+    assert server_state(page)["moves"] >= 3  # the game played on: restored, not restarted
