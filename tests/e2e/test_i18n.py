@@ -1,4 +1,4 @@
-"""English and Czech in real Chromium: the browser's language, the switch, axe on the Czech game over."""
+"""English and Czech in real Chromium: the browser's language, the switch, axe on the Czech game over, no English left."""
 
 import pytest
 from playwright.sync_api import expect
@@ -71,3 +71,33 @@ def test_the_czech_game_page_has_no_accessibility_violations(czech_page):
     load(czech_page)
     expect(czech_page.get_by_test_id("try-again")).to_be_visible()
     assert axe_violations(czech_page) == []
+
+
+# Every text node, label and title the page shows, as the browser has it after its scripts ran.
+READER_TEXT = """() => {
+  const texts = [document.title];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest('script, style, code, pre, kbd, [hidden]')) continue;
+    texts.push(node.textContent);
+  }
+  for (const el of document.querySelectorAll('[aria-label], [title], [alt]')) {
+    texts.push(el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('alt'));
+  }
+  return texts.map((t) => t.replace(/\\s+/g, ' ').trim()).filter((t) => /\\p{L}{2}/u.test(t));
+}"""
+SAME_IN_BOTH = {"2048", "English", "Čeština", "WASD", "expectimax"}
+
+
+@pytest.mark.parametrize("path", ["/", "/rules", "/strategy", "/solver", "/no-such-page"])
+def test_a_czech_page_shows_no_english_after_its_scripts_ran(page, console_guard, path):
+    console_guard.allow(r"status of 404")  # the browser's own line for the 404 page
+    put_game(page, FULL_NO_MOVES, score=2048, moves=300)  # the game-over overlay shows its text
+    shown = {}
+    for language in ("en", "cs"):
+        page.goto(f"/language/{language}?next={path}")
+        if path == "/":
+            expect(page.get_by_test_id("try-again")).to_be_visible()
+        shown[language] = set(page.evaluate(READER_TEXT))
+    assert len(shown["cs"]) > 5
+    assert sorted(shown["cs"] & shown["en"] - SAME_IN_BOTH) == []
