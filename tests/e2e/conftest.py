@@ -1,15 +1,11 @@
-"""Browser tests: real Chromium (Debian's, see CHROMIUM_PATH) against a live server."""
+"""Browser tests: real Chromium (Debian's, see bench.page.CHROMIUM_PATH) against a live server."""
 
-import os
 import re
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from app import create_app
-
-CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+from bench.page import CHROMIUM_ARGS, CHROMIUM_PATH, served
 
 
 @pytest.fixture(scope="session")
@@ -18,16 +14,7 @@ def browser_type_launch_args(browser_type_launch_args):
     return {
         **browser_type_launch_args,
         "executable_path": CHROMIUM_PATH,
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--disable-quic",
-            "--disable-dev-shm-usage",
-        ],
+        "args": CHROMIUM_ARGS,
     }
 
 
@@ -43,14 +30,8 @@ def live_server(tmp_path_factory):
             "API_RATE_LIMIT": "100000 per second",
         }
     )
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="e2e-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
+    with served(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
