@@ -134,7 +134,7 @@ SAME_IN_BOTH = {"2048", "English", "Čeština", "WASD", "Vim", "C++", "Python", 
 class ReaderText(HTMLParser):
     """What a reader can meet on a page: text, titles and labels, the script's messages."""
 
-    SKIPPED = {"script", "style", "code", "pre", "kbd"}  # code and key caps are not language
+    SKIPPED = frozenset({"script", "style", "code", "pre", "kbd"})  # code and key caps are not language
 
     def __init__(self):
         super().__init__()
