@@ -51,8 +51,15 @@ const game = createGame({
   },
 });
 
-bindKeyboard(document, (direction) => game.userInput(direction, 'keyboard'));
-bindSwipe(boardEl, (direction) => game.userInput(direction, 'touch'));
+let movedSinceNewGame = false; // a move of the player's, perhaps not yet confirmed by the server
+const playFrom = (source) => (direction) => {
+  if (game.userInput(direction, source)) movedSinceNewGame = true;
+};
+bindKeyboard(document, playFrom('keyboard'));
+bindSwipe(boardEl, playFrom('touch'));
+game.onInput((event) => {
+  if (event.kind === 'new') movedSinceNewGame = false;
+});
 for (const id of ['overlay-new-game', 'try-again']) $(id).addEventListener('click', () => game.newGame());
 $('keep-playing').addEventListener('click', () => game.keepPlaying());
 
@@ -60,7 +67,7 @@ $('keep-playing').addEventListener('click', () => game.keepPlaying());
 const confirmNewGame = $('confirm-new-game');
 $('new-game').addEventListener('click', () => {
   const state = game.getState();
-  if (!state || !state.moves || isFinished(state)) {
+  if (!state || isFinished(state) || !(state.moves || movedSinceNewGame)) {
     game.newGame();
     return;
   }

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import axe_violations, load, put_game, seed_game, server_state, wait_idle
+from .helpers import axe_violations, install_probe, load, put_game, seed_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -63,6 +63,18 @@ def test_a_game_with_moves_is_only_discarded_when_the_player_says_so(page):
     expect(page.get_by_test_id("score")).to_have_text("0")
     wait_idle(page)
     assert server_state(page)["moves"] == 0 and focused(page) == "board"
+
+
+def test_a_move_still_on_its_way_counts_as_a_game_with_moves(page):
+    install_probe(page, latency_ms=1500)  # the move's answer is slow to come back
+    put_game(page, OPEN, moves=0)
+    load(page)
+    page.keyboard.press("ArrowLeft")  # the 2s merge on screen at once
+    page.get_by_test_id("new-game").click()
+    expect(page.get_by_role("dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+    wait_idle(page)
+    assert server_state(page)["moves"] == 1
 
 
 def test_the_arrow_keys_play_after_choosing_a_speed_with_the_mouse(page):

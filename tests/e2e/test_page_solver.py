@@ -81,9 +81,12 @@ def test_new_game_stops_autoplay(page):
     page.get_by_test_id("autoplay-speed").get_by_role("button", name="Slow").click()
     autoplay.click()
     expect(autoplay).to_have_attribute("aria-pressed", "true")
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=board] [data-value]').length > 2 ||"
-                           " document.querySelector('[data-testid=score]').textContent !== '0'")
-    page.get_by_test_id("new-game").click()  # auto-play has moved: the page asks first
+    deadline = time.monotonic() + 30
+    while server_state(page)["moves"] < 1:
+        assert time.monotonic() < deadline, "auto-play made no move in 30 s"
+        page.wait_for_timeout(100)
+    wait_idle(page)  # the page has the answer too (slow auto-play pauses 600 ms after a move)
+    page.get_by_test_id("new-game").click()  # the game has moves: the page asks first
     page.get_by_role("dialog").get_by_role("button", name="New game").click()
     expect(autoplay).to_have_attribute("aria-pressed", "false")
     wait_idle(page)
