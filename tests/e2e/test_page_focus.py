@@ -3,7 +3,15 @@
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import axe_violations, install_probe, load, put_game, seed_game, server_state, wait_idle
+from .helpers import (
+    axe_violations,
+    install_probe,
+    load,
+    put_game,
+    seed_game,
+    server_state,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.e2e
 
