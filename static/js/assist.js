@@ -17,6 +17,7 @@ export function createAssist(elements, { game, messages, announcer }) {
   let run = 0; // bumped on every stop, so a loop or hint from before a stop goes quiet
 
   const directionName = (d) => (messages.directions && messages.directions[d]) || d;
+  const pause = () => PAUSES[speed.querySelector('[aria-pressed="true"]')?.value] ?? PAUSES.normal;
 
   function hideArrow() {
     arrow.hidden = true;
@@ -83,7 +84,7 @@ export function createAssist(elements, { game, messages, announcer }) {
       if (direction) {
         game.play(direction);
         await game.whenIdle();
-        await sleep(PAUSES[speed.value] ?? PAUSES.normal);
+        await sleep(pause());
       }
     }
     if (token === run) stop();

@@ -114,6 +114,12 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
   return {
     getState,
     isBusy,
+
+    /** Whether starting over would throw a game away: it has moves, made or on their way. */
+    inProgress() {
+      const state = server.state();
+      return !!state && !isFinished(state) && (state.moves > 0 || server.directions().length > 0);
+    },
     updateBusy,
 
     /** Resolves as soon as the game is idle: at once if it is, else when updateBusy finds it so. */

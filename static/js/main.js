@@ -54,8 +54,51 @@ const game = createGame({
 
 bindKeyboard(document, (direction) => game.userInput(direction, 'keyboard'));
 bindSwipe(boardEl, (direction) => game.userInput(direction, 'touch'));
-for (const id of ['new-game', 'overlay-new-game', 'try-again']) $(id).addEventListener('click', () => game.newGame());
+for (const id of ['overlay-new-game', 'try-again']) $(id).addEventListener('click', () => game.newGame());
 $('keep-playing').addEventListener('click', () => game.keepPlaying());
+
+// Starting over throws away a game with moves only when the player says so (Escape keeps it).
+const confirmNewGame = $('confirm-new-game');
+$('new-game').addEventListener('click', () => {
+  if (!game.inProgress()) {
+    game.newGame();
+    return;
+  }
+  confirmNewGame.returnValue = '';
+  confirmNewGame.showModal();
+});
+confirmNewGame.addEventListener('click', (event) => {
+  const button = event.target.closest('button');
+  if (button) confirmNewGame.close(button.value);
+});
+confirmNewGame.addEventListener('close', () => {
+  if (confirmNewGame.returnValue === 'new') game.newGame();
+  boardEl.focus({ preventScroll: true });
+});
+
+// After a button's action the keys belong to the board again: a stray Space or Enter must not
+// repeat it, and the arrows play.
+$('main').addEventListener('click', (event) => {
+  if (event.target.closest('button')) boardEl.focus({ preventScroll: true });
+});
+
+// Focus rings are drawn for keyboard players only (style.css reads this).
+document.addEventListener('pointerdown', (event) => {
+  document.documentElement.dataset.input = event.pointerType;
+}, true);
+document.addEventListener('keydown', () => {
+  document.documentElement.dataset.input = 'keyboard';
+}, true);
+
+// The auto-play speed: three toggle buttons, one pressed (they take no arrow keys, unlike a menu).
+$('autoplay-speed').addEventListener('click', (event) => {
+  const chosen = event.target.closest('button');
+  if (!chosen) return;
+  for (const button of $('autoplay-speed').querySelectorAll('button')) {
+    button.setAttribute('aria-pressed', String(button === chosen));
+  }
+});
+
 let assist = null;
 const solver = () => {
   assist ??= import('./assist.js').then(({ createAssist }) => createAssist(

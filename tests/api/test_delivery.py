@@ -97,9 +97,9 @@ def test_a_changed_file_gets_a_new_url(app, tmp_path):
     client = app.test_client()
     before = page_parts(client)
     with open(static / "css" / "style.css", "a") as css:
-        css.write("\n/* changed */\n")
+        css.write("\n.changed { color: red; }\n")
     with open(static / "js" / "render.js", "a") as js:
-        js.write("\n// changed\n")
+        js.write("\nexport const changed = true;\n")
     with open(static / "icons" / "icon-192.png", "ab") as icon:
         icon.write(b"changed")
     after = page_parts(client)
@@ -109,7 +109,7 @@ def test_a_changed_file_gets_a_new_url(app, tmp_path):
     for filename in changed:
         old, new = static_url_of(before, filename), static_url_of(after, filename)
         assert old != new
-        assert client.get(new).get_data().endswith(b"changed */\n" if filename.endswith("css") else b"changed\n")
+        assert client.get(new).get_data().endswith(b".changed{color:red}" if filename.endswith("css") else b"changed=true;")
         assert client.get(old).headers["Cache-Control"] == "no-cache", "an old fingerprint is not cached for good"
     changed.add("manifest.webmanifest")
     unchanged = [u for u in before.urls if urlsplit(u).path.removeprefix("/static/") not in changed]
@@ -185,3 +185,12 @@ def test_an_svg_keeps_the_document_policies(client):
     url = static_url_of(page_parts(client), "icons/favicon.svg")
     headers = client.get(url).headers
     assert "script-src 'self'" in headers["Content-Security-Policy"] and headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize("filename", ["js/server.js", "css/style.css"])
+def test_scripts_and_styles_are_sent_without_comments_or_blank_space(client, filename):
+    source = (Path(client.application.static_folder) / filename).read_text()
+    sent = client.get(static_url_of(page_parts(client), filename), headers={"Accept-Encoding": "identity"})
+    text = sent.get_data(as_text=True)
+    assert sent.status_code == 200 and len(text) < 0.8 * len(source)
+    assert "/*" not in text and "\n\n" not in text and "  " not in text

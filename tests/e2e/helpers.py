@@ -137,11 +137,8 @@ def replay(playwright, base_url: str, seed: int, directions) -> dict:
         r.close()
 
 
-def serious_violations(page: Page) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now."""
+def axe_violations(page: Page) -> list[str]:
+    """axe-core's violations of any impact on the page as it is now."""
     results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
+    violations = results.response["violations"]
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}" for v in violations]

@@ -89,6 +89,7 @@ def test_best_score_is_live_kept_by_new_game_and_reload(page):
     assert json.loads(local(page, "bestScore")) == 504
 
     page.get_by_test_id("new-game").click()
+    page.get_by_role("dialog").get_by_role("button", name="New game").click()
     expect(page.get_by_test_id("score")).to_have_text("0")
     wait_idle(page)
     assert dom_best(page) == 504
