@@ -12,7 +12,7 @@ from .health import bp as health_bp
 from .pages import bp as pages_bp
 
 DEFAULTS = {
-    "SESSION_TYPE": "cachelib",
+    "SESSION_TYPE": "sqlite",
     "REDIS_URL": None,
     "SESSION_PERMANENT": True,
     "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
@@ -21,8 +21,12 @@ DEFAULTS = {
     "SESSION_REFRESH_EACH_REQUEST": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
-    "SESSION_FILE_THRESHOLD": 20000,
+    # Embedded store: past this many sessions the longest idle are dropped (about 30 MB).
+    "SESSION_STORE_LIMIT": 100_000,
     "MOVE_LOCK_TIMEOUT": 5.0,
+    # Redis: how long a request may hold its session's lock. A request that dies holding
+    # it blocks its session that long at most; a live one still running then is refused.
+    "SESSION_LOCK_LEASE": 2.0,
     "MAX_CONTENT_LENGTH": 4096,
     # How many reverse proxies in front of the app to trust for X-Forwarded-* headers.
     "TRUSTED_PROXIES": 0,

@@ -1,15 +1,32 @@
 """The JSON API: thin routes over the engine and the game kept in the session."""
 
 import json
+import logging
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app, request, session
 
 from . import hints
 from .engine import DIRECTIONS, Game, GameFinished, InvalidState, check_count
 from .errors import ApiError
-from .store import load_game, save_game
 
+log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def load_game():
+    """The session's game, or None when there is none or it cannot be read."""
+    record = session.get("game")
+    if record is None:
+        return None
+    try:
+        return Game.from_record(record)
+    except (ValueError, TypeError, InvalidState):
+        log.warning("corrupted game in a session treated as missing")
+        return None
+
+
+def save_game(game):
+    session["game"] = game.to_record()
 
 
 @bp.get("/game")

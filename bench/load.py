@@ -195,7 +195,7 @@ def main(argv=None):
     parser.add_argument("--moves", type=int, default=50)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers when starting a server")
-    parser.add_argument("--store", choices=("cachelib", "redis"), default="cachelib")
+    parser.add_argument("--store", choices=("sqlite", "redis"), default="sqlite")
     parser.add_argument("--rounds", type=int, default=4, help="alternating rounds of healthz and moves")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)

@@ -1,11 +1,11 @@
 """Safe by default: headers, cookies, cross-site refusal, rate limits, bounded storage."""
 
 import time
-from pathlib import Path
 
 import pytest
 
 from app.engine import Game
+from tests.api.stored import entry_count
 from tests.states import restorable_state
 
 LIVE_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
@@ -72,11 +72,10 @@ def test_sessions_expire_after_the_idle_time(make_app):
 
 
 def test_the_embedded_store_stays_bounded_under_a_session_flood(make_app):
-    app = make_app(SESSION_FILE_THRESHOLD=40)
+    app = make_app(SESSION_STORE_LIMIT=40)
     for _ in range(150):
         app.test_client().get("/api/game")
-    stored = [p for p in (Path(app.instance_path) / "sessions").iterdir() if p.is_file()]
-    assert len(stored) <= 45
+    assert entry_count(app) <= 45
 
 
 def test_a_crash_is_a_plain_500_without_a_stack_trace(make_app, monkeypatch):

@@ -20,9 +20,9 @@ NO_LIMITS = {"FLASK_RATELIMIT_ENABLED": "false"}
 OPEN_GAME = restorable_state([[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]])
 
 
-@pytest.fixture(scope="module", params=["cachelib", "redis"])
+@pytest.fixture(scope="module", params=["sqlite", "redis"])
 def server(request):
-    if request.param == "cachelib":
+    if request.param == "sqlite":
         with gunicorn_server(env=NO_LIMITS, args=["--workers", "3"]) as running:
             yield running
         return
