@@ -32,6 +32,8 @@ DEFAULTS = {
     "TRUSTED_PROXIES": 0,
     # Per client address; fast human play and fast auto-play stay far below it.
     "API_RATE_LIMIT": "40 per second; 1500 per minute",
+    # Per client address: a browser makes one; a household or an office behind one address a few.
+    "NEW_SESSION_RATE_LIMIT": "10 per minute; 200 per day",
     # Per session: fast auto-play asks about five hints a second.
     "HINT_RATE_LIMIT": "10 per second; 400 per minute",
     "SOLVER_BUDGET_MS": 100,

@@ -6,6 +6,7 @@ from flask import current_app, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
+from . import store
 from .errors import ApiError
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -29,12 +30,21 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 def init_app(app, api_blueprint):
     """Limits are per client address, shared through Redis when Redis holds the sessions.
 
-    One Limiter per app (not a module global) so that apps built side by side, as the
-    tests do, never share counters.
+    The API limit is one count per address over every API route. New sessions have a
+    count of their own, so one address cannot fill the session store: a request that
+    would make one is refused once the address is over it, and only a session actually
+    stored counts. One Limiter per app (not a module global) so that apps built side by
+    side, as the tests do, never share counters.
     """
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"] or "memory://")
     limiter = app.extensions["rate_limiter"] = Limiter(get_remote_address, app=app)
-    limiter.limit(lambda: current_app.config["API_RATE_LIMIT"])(api_blueprint)
+    limiter.shared_limit(lambda: current_app.config["API_RATE_LIMIT"], scope="api")(api_blueprint)
+    limiter.shared_limit(
+        lambda: current_app.config["NEW_SESSION_RATE_LIMIT"],
+        scope="new-session",
+        exempt_when=lambda: not store.session_is_new(),
+        deduct_when=lambda _response: bool(session) and store.session_is_new(),
+    )(api_blueprint)
     app.view_functions["api.hint"] = limiter.limit(
         lambda: current_app.config["HINT_RATE_LIMIT"], key_func=session_or_address, override_defaults=False
     )(app.view_functions["api.hint"])

@@ -7,13 +7,13 @@ The routes, not the store, turn a session into a game.
 """
 
 import redis
-from flask import current_app, g
+from flask import current_app, g, session
 
 from .locking import UNAVAILABLE, SessionBusy, StoreUnavailable, WriteOutcomeUnknown
 from .redis import RedisSessions
 from .sqlite import SqliteSessions
 
-__all__ = ["UNAVAILABLE", "SessionBusy", "StoreUnavailable", "WriteOutcomeUnknown", "init_app", "ping"]
+__all__ = ["UNAVAILABLE", "SessionBusy", "StoreUnavailable", "WriteOutcomeUnknown", "init_app", "ping", "session_is_new"]
 
 
 def init_app(app, session_prefix):
@@ -56,3 +56,8 @@ def raise_session_error():
 
 def ping():
     current_app.session_interface.ping()
+
+
+def session_is_new():
+    """Whether this API request has no stored session: one is made if the route writes to it."""
+    return not current_app.session_interface.is_null_session(session) and "session_lock" not in g

@@ -95,3 +95,28 @@ def test_a_crash_is_a_plain_500_without_a_stack_trace(make_app, monkeypatch):
 def test_page_routes_answer_405_with_a_small_html_page(client):
     reply = client.post("/")
     assert reply.status_code == 405 and reply.mimetype == "text/html"
+
+
+def test_the_api_rate_limit_counts_a_client_across_routes(make_app):
+    client = make_app(RATELIMIT_ENABLED=True, API_RATE_LIMIT="4 per minute").test_client()
+    replies = [
+        client.get("/api/game"),
+        client.post("/api/game/moves", json={"direction": "left"}),
+        client.post("/api/game", json={}),
+        client.put("/api/game", json=restorable_state(LIVE_BOARD)),
+        client.get("/api/game/hint"),
+    ]
+    assert [reply.status_code for reply in replies[:4]] == [200, 200, 201, 200]
+    assert replies[4].status_code == 429 and int(replies[4].headers["Retry-After"]) > 0
+
+
+def test_new_sessions_per_client_address_are_limited(make_app):
+    app = make_app(RATELIMIT_ENABLED=True, NEW_SESSION_RATE_LIMIT="3 per minute")
+    players = [app.test_client() for _ in range(4)]
+    assert players[3].get("/api/game/hint").status_code == 404  # no session made: not counted
+    assert [player.get("/api/game").status_code for player in players[:3]] == [200, 200, 200]
+    refused = players[3].get("/api/game")
+    assert refused.status_code == 429 and refused.get_json()["error"]["code"] == "too_many_requests"
+    assert int(refused.headers["Retry-After"]) > 0 and "Set-Cookie" not in refused.headers
+    assert entry_count(app) == 3
+    assert players[0].post("/api/game/moves", json={"direction": "left"}).status_code == 200
