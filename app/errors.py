@@ -4,7 +4,7 @@ from flask import current_app, jsonify, make_response, render_template, request
 from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from .store import UNAVAILABLE, SessionBusy
+from .store import UNAVAILABLE, SessionBusy, WriteOutcomeUnknown
 
 
 class ApiError(Exception):
@@ -27,9 +27,16 @@ def session_busy(_error):
     return respond(409, "busy", "another request of this game is still running; try again")
 
 
-def store_unavailable(_error):
-    current_app.logger.warning("session store unavailable: %s", _error)
-    response = respond(503, "store_unavailable", "the game store is unavailable; try again shortly")
+def store_unavailable(error):
+    """503 with ``changed``: false when the store is known to hold nothing of this request,
+    null when its write-back was sent but never confirmed (resend a move with ``moves``)."""
+    current_app.logger.warning("session store unavailable: %s", error)
+    if isinstance(error, WriteOutcomeUnknown):
+        message = "the game store did not confirm saving this change; it may have been saved: check before repeating it"
+        response = respond(503, "store_unavailable", message, changed=None)
+    else:
+        message = "the game store is unavailable; nothing was changed: try again shortly"
+        response = respond(503, "store_unavailable", message, changed=False)
     response.headers["Retry-After"] = "5"
     return response
 
