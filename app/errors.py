@@ -1,6 +1,7 @@
 """Errors as part of the interface: JSON under /api, a small HTML page elsewhere."""
 
 from flask import current_app, jsonify, make_response, render_template, request
+from flask.globals import request_ctx
 from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -61,6 +62,8 @@ def http_error(error):
 def respond(status, code, message, **extra):
     if request.path in ("/api", "/healthz") or request.path.startswith("/api/"):
         response = jsonify({"error": {"code": code, "message": message}, **extra})
+    elif request_ctx.url_adapter is None:  # Werkzeug refused the Host header: no page can link anywhere
+        response = make_response(message, {"Content-Type": "text/plain; charset=utf-8"})
     else:
         response = make_response(render_template("error.html", status=status, message=message))
     response.status_code = status

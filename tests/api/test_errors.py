@@ -1,6 +1,8 @@
 """Bad requests get a clear JSON error with the right status, and change nothing."""
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 ROUTES = [("post", "/api/game"), ("put", "/api/game"), ("post", "/api/game/moves"), ("post", "/api/game/keep-playing")]
 
@@ -47,3 +49,25 @@ def test_page_404_is_a_small_html_page(client):
 def test_healthz_answers_when_the_store_does(client):
     reply = client.get("/healthz")
     assert reply.status_code == 200 and reply.get_json() == {"status": "ok"}
+
+
+BAD_HOSTS = [".a", "a..b", "a" * 64 + ".example", "example." + "b" * 64]
+
+
+@pytest.mark.parametrize("host", BAD_HOSTS)
+@pytest.mark.parametrize("path", ["/", "/rules", "/static/css/style.css", "/no-such-page", "/api/game", "/healthz"])
+def test_a_host_header_with_an_empty_or_overlong_label_is_a_small_400(make_app, caplog, host, path):
+    client = make_app(TESTING=False).test_client()
+    reply = client.get(path, headers={"Host": host})
+    assert reply.status_code == 400
+    assert len(reply.data) < 2000 and b"Traceback" not in reply.data
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
+
+
+labels = st.text(alphabet="abc-.\u00e9\u4e2d0", max_size=70)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(host=st.lists(labels, min_size=1, max_size=4).map(".".join), path=st.sampled_from(["/", "/api/game", "/healthz"]))
+def test_any_host_header_is_answered_without_a_5xx(client, host, path):
+    assert client.get(path, headers={"Host": host}).status_code < 500
