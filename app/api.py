@@ -4,6 +4,7 @@ import json
 import logging
 
 from flask import Blueprint, current_app, request, session
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from . import hints
 from .engine import DIRECTIONS, Game, GameFinished, InvalidState, check_count
@@ -125,6 +126,8 @@ def json_object(required=frozenset(), optional=frozenset(), any_fields=False):
     if not request.is_json:
         raise ApiError(415, "unsupported_media_type", "send the body as application/json")
     raw = request.get_data(cache=True)
+    if request.content_length is None and len(raw) == request.max_content_length and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge  # a chunked body is cut at the cap, not refused, by Werkzeug
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError):

@@ -1,5 +1,8 @@
 """Bad requests get a clear JSON error with the right status, and change nothing."""
 
+import io
+import json
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -71,3 +74,27 @@ labels = st.text(alphabet="abc-.\u00e9\u4e2d0", max_size=70)
 @given(host=st.lists(labels, min_size=1, max_size=4).map(".".join), path=st.sampled_from(["/", "/api/game", "/healthz"]))
 def test_any_host_header_is_answered_without_a_5xx(client, host, path):
     assert client.get(path, headers={"Host": host}).status_code < 500
+
+
+def chunked(client, body):
+    """A body sent in chunks, without Content-Length, as gunicorn hands it over."""
+    return client.put(
+        "/api/game",
+        input_stream=io.BytesIO(body),
+        content_type="application/json",
+        headers={"Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+
+
+def test_a_chunked_body_over_the_cap_is_413_and_changes_nothing(client):
+    before = client.get("/api/game").get_json()
+    reply = chunked(client, b"{" + b" " * 1_000_000 + b"}")
+    assert reply.status_code == 413 and reply.get_json()["error"]["code"] == "request_entity_too_large"
+    assert client.get("/api/game").get_json() == before
+
+
+def test_a_chunked_body_under_the_cap_is_read_whole(client):
+    state = {"board": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], "score": 0, "won": False, "keep_playing": False, "moves": 0}
+    body = json.dumps(state).encode()
+    assert chunked(client, body + b" " * (4096 - len(body))).status_code == 200
