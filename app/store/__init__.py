@@ -1,8 +1,8 @@
 """Session storage: each session is read and written under its lock (app/store/locking.py).
 
 One module per job: ``locking`` is the lock protocol every backend follows, ``cookies``
-says when the session cookie is sent, ``sqlite`` is the embedded store (one machine,
-any number of workers) and ``redis`` the scale-out store (any number of replicas).
+says when the session cookie is sent, ``sqlite_store`` is the embedded store (one machine,
+any number of workers) and ``redis_store`` the scale-out store (any number of replicas).
 The routes, not the store, turn a session into a game.
 """
 
@@ -10,8 +10,8 @@ import redis
 from flask import current_app, g, session
 
 from .locking import UNAVAILABLE, SessionBusy, StoreUnavailable, WriteOutcomeUnknown
-from .redis import RedisSessions
-from .sqlite import SqliteSessions
+from .redis_store import RedisSessions
+from .sqlite_store import SqliteSessions
 
 __all__ = ["UNAVAILABLE", "SessionBusy", "StoreUnavailable", "WriteOutcomeUnknown", "init_app", "ping", "session_is_new"]
 

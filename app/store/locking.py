@@ -8,7 +8,7 @@ session's lock before it reads the session and lets go only once it has written 
 back: the requests of one session run one at a time. A request that waits longer than
 MOVE_LOCK_TIMEOUT is refused (409) rather than queued for ever.
 
-Each backend (app/store/sqlite.py, app/store/redis.py) gives the four store
+Each backend (app/store/sqlite_store.py, app/store/redis_store.py) gives the four store
 operations this protocol needs.
 """
 
