@@ -36,6 +36,9 @@ DEFAULTS = {
     "NEW_SESSION_RATE_LIMIT": "10 per minute; 200 per day",
     # Per session: fast auto-play asks about five hints a second.
     "HINT_RATE_LIMIT": "10 per second; 400 per minute",
+    # Milliseconds of solver time per client address, over all its sessions: late-game
+    # hints (about 100 ms each) five a second in bursts, sixty a minute; open boards far more.
+    "HINT_TIME_LIMIT": "500 per second; 6000 per minute",
     "SOLVER_BUDGET_MS": 100,
 }
 

@@ -1,13 +1,17 @@
 """Safe-by-default HTTP: security headers, cross-site request refusal, rate limits."""
 
+import math
+import time
+from functools import wraps
 from urllib.parse import urlsplit
 
 from flask import current_app, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 
 from . import store
-from .errors import ApiError
+from .errors import ApiError, respond
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -47,7 +51,7 @@ def init_app(app, api_blueprint):
     )(api_blueprint)
     app.view_functions["api.hint"] = limiter.limit(
         lambda: current_app.config["HINT_RATE_LIMIT"], key_func=session_or_address, override_defaults=False
-    )(app.view_functions["api.hint"])
+    )(within_hint_time(app.view_functions["api.hint"]))
     app.before_request(refuse_cross_site_writes)
     app.after_request(add_security_headers)
 
@@ -55,6 +59,37 @@ def init_app(app, api_blueprint):
 def session_or_address():
     """A session with a game is limited on its own; other requests by their address."""
     return session.sid if "game" in session else get_remote_address()
+
+
+def within_hint_time(hint):
+    """The solver's time is shared per client address, whatever its number of sessions.
+
+    Each hint's time is charged, in milliseconds, to HINT_TIME_LIMIT; an address that has
+    used it up is answered 429 before the solver runs, so its hints cannot crowd other
+    players' moves out of the workers.
+    """
+
+    @wraps(hint)
+    def limited(*args, **kwargs):
+        limiter = current_app.extensions["rate_limiter"]
+        if not limiter.enabled:
+            return hint(*args, **kwargs)
+        limits, address = parse_many(current_app.config["HINT_TIME_LIMIT"]), get_remote_address()
+        for limit in limits:
+            if not limiter.limiter.test(limit, "hint-time", address):
+                reset = limiter.limiter.get_window_stats(limit, "hint-time", address).reset_time
+                response = respond(429, "too_many_requests", "this address has used its share of hint time; try again later")
+                response.headers["Retry-After"] = str(max(1, math.ceil(reset - time.time())))
+                return response
+        started = time.perf_counter()
+        try:
+            return hint(*args, **kwargs)
+        finally:
+            spent = math.ceil((time.perf_counter() - started) * 1000)
+            for limit in limits:
+                limiter.limiter.hit(limit, "hint-time", address, cost=spent)
+
+    return limited
 
 
 def refuse_cross_site_writes():
