@@ -9,7 +9,10 @@ empty cells are found with bit tricks instead of a cell loop.
 Two dicts make it fast across moves: ``evals`` caches the heuristic of a board,
 ``table`` (the transposition table) maps an afterstate to (depth, value). Both
 survive between searches, since the next move's tree overlaps this one's, and
-are trimmed oldest-first when they pass ``max_entries``.
+are trimmed oldest-first back to ``max_entries`` before each search (its cost then
+counts within the budget, not after the deadline). Within a search they may grow to
+OVERFLOW times that before one is trimmed mid-search, which only a budget far over
+the default can reach.
 """
 
 from itertools import islice
@@ -20,6 +23,7 @@ from app.engine.tables import DOWN_COLUMN, LEFT, RIGHT, TRANSPOSE_COLUMN, UP_COL
 
 # The lowest bit of every cell: a set bit per empty cell is also where a 2 goes.
 CELL_LOW_BITS = sum(1 << (CELL_BITS * i) for i in range(SIZE * SIZE))
+OVERFLOW = 4
 
 
 class OutOfTime(Exception):
@@ -36,7 +40,7 @@ class Expectimax:
         self.chance = self._build(line_table, -loss)
 
     def _build(self, line_table, lost):
-        evals, table, search, limit = self.evals, self.table, self, self.max_entries
+        evals, table, search, limit = self.evals, self.table, self, self.max_entries * OVERFLOW
 
         def evaluate(board, H=line_table, T=TRANSPOSE_COLUMN, M=ROW_MASK):
             """Heuristic of a board not yet in ``evals``: its rows plus its transpose's rows."""
@@ -148,8 +152,8 @@ class Expectimax:
         return chance
 
     def trim(self) -> None:
-        """Drop the oldest half of a dict that outgrew ``max_entries``."""
+        """Drop the oldest entries of a dict that outgrew ``max_entries``, down to it."""
         for entries in (self.evals, self.table):
             if len(entries) > self.max_entries:
-                for key in list(islice(entries, len(entries) // 2)):
+                for key in list(islice(entries, len(entries) - self.max_entries)):
                     del entries[key]

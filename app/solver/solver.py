@@ -7,6 +7,7 @@ that overruns anyway is abandoned. Tight boards (many distinct tiles) are
 allowed to go deeper than open ones, which are easy and answered fast.
 """
 
+import gc
 from dataclasses import dataclass, field
 from time import perf_counter
 
@@ -70,12 +71,28 @@ class Solver:
         self.search = Expectimax(_line_table(weights), weights.loss, max_entries)
 
     def suggest(self, board: int, budget_ms: float = DEFAULT_BUDGET_MS) -> Suggestion:
+        """Everything a hint does runs before its deadline: the caches' trim first, then the
+        searches, with Python's cycle collector paused (a search makes no cycles, and a
+        full collection over its caches' entries alone can take longer than a budget)."""
         start = perf_counter()
         children = {d: MOVES[d](board) for d in DIRECTIONS}
         children = {d: child for d, child in children.items() if child != board}
         if not children:
             raise NoValidMove("no move changes this board: the game is over")
         deadline = start + budget_ms / 1000
+        self.search.trim()
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            scores, depth = self._deepen(board, children, deadline)
+        finally:
+            if collecting:
+                gc.enable()
+        direction = max(scores, key=scores.get)
+        return Suggestion(direction, scores, depth, (perf_counter() - start) * 1000)
+
+    def _deepen(self, board, children, deadline):
+        """Search depth 1, 2, ... while the next depth is expected to finish in time."""
         scores, depth, last = {}, 0, 0.0
         chance = self.search.chance
         self.search.deadline = deadline
@@ -89,6 +106,4 @@ class Solver:
             except OutOfTime:
                 break
             depth, last = next_depth, perf_counter() - began
-        self.search.trim()
-        direction = max(scores, key=scores.get)
-        return Suggestion(direction, scores, depth, (perf_counter() - start) * 1000)
+        return scores, depth

@@ -1,5 +1,7 @@
+import gc
 import json
 import random
+import time
 
 import pytest
 
@@ -169,3 +171,29 @@ def test_tiny_benchmark_writes_the_documented_json(tmp_path, capsys):
     for game in document["per_game"]:
         assert set(game) == {"seed", "max_tile", "score", "moves"}
         assert 0 < game["moves"] <= 150
+
+
+def test_a_hint_does_all_its_work_before_its_deadline_with_the_collector_paused():
+    """The caches' trim runs first, inside the budget, never after the deadline; no full GC mid-search."""
+    solver = Solver()
+    tight = pack([[2, 4, 8, 16], [256, 128, 64, 32], [512, 1024, 2, 4], [0, 8, 16, 0]])
+    solver.suggest(tight, 20)
+    events, search = [], solver.search
+    search.max_entries = len(search.evals) // 2  # the caches are now over their size
+    trim, chance = search.trim, search.chance
+
+    def recorded_trim():
+        events.append(("trim", time.perf_counter()))
+        trim()
+
+    def recorded_chance(*args):
+        events.append(("search", gc.isenabled()))
+        return chance(*args)
+
+    search.trim, search.chance = recorded_trim, recorded_chance
+    started = time.perf_counter()
+    solver.suggest(tight, 20)
+    assert events[0][0] == "trim" and events[0][1] < started + 0.020
+    assert [name for name, _ in events[1:]] == ["search"] * (len(events) - 1)
+    assert not any(enabled for _, enabled in events[1:])
+    assert gc.isenabled()
