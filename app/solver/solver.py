@@ -71,16 +71,16 @@ class Solver:
         self.search = Expectimax(_line_table(weights), weights.loss, max_entries)
 
     def suggest(self, board: int, budget_ms: float = DEFAULT_BUDGET_MS) -> Suggestion:
-        """Everything a hint does runs before its deadline: the caches' trim first, then the
-        searches, with Python's cycle collector paused (a search makes no cycles, and a
-        full collection over its caches' entries alone can take longer than a budget)."""
+        """A hint keeps its deadline: searches run with Python's cycle collector paused (a
+        search makes no cycles, and a full collection over the caches' entries alone can
+        take longer than a budget), and the caches' trim after them drops only the few
+        entries added since the last trim inside the search."""
         start = perf_counter()
         children = {d: MOVES[d](board) for d in DIRECTIONS}
         children = {d: child for d, child in children.items() if child != board}
         if not children:
             raise NoValidMove("no move changes this board: the game is over")
         deadline = start + budget_ms / 1000
-        self.search.trim()
         collecting = gc.isenabled()
         gc.disable()
         try:
@@ -88,6 +88,7 @@ class Solver:
         finally:
             if collecting:
                 gc.enable()
+        self.search.trim()
         direction = max(scores, key=scores.get)
         return Suggestion(direction, scores, depth, (perf_counter() - start) * 1000)
 
