@@ -95,6 +95,7 @@ def within_hint_time(hint):
 def refuse_cross_site_writes():
     """CSRF defence for the JSON API: browsers say where a request comes from.
 
+    An origin is a scheme and a host: behind the trusted proxy, the forwarded scheme.
     Same-origin requests without an Origin header (old browsers, tests) still pass;
     415 for non-JSON bodies is enforced where the body is parsed (app.api).
     """
@@ -103,7 +104,7 @@ def refuse_cross_site_writes():
     if request.headers.get("Sec-Fetch-Site") == "cross-site":
         raise ApiError(403, "cross_site", "cross-site requests are not allowed")
     origin = request.headers.get("Origin")
-    if origin is not None and urlsplit(origin).netloc != request.host:
+    if origin is not None and urlsplit(origin)[:2] != (request.scheme, request.host):
         raise ApiError(403, "cross_origin", "requests from other origins are not allowed")
 
 
@@ -114,6 +115,6 @@ def add_security_headers(response):
     headers.setdefault("Referrer-Policy", "same-origin")
     headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
     headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-    if current_app.config["SESSION_COOKIE_SECURE"]:
+    if current_app.config["SESSION_COOKIE_SECURE"] and request.is_secure:  # browsers ignore it over HTTP
         headers.setdefault("Strict-Transport-Security", "max-age=31536000")
     return response

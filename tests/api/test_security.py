@@ -120,3 +120,25 @@ def test_new_sessions_per_client_address_are_limited(make_app):
     assert int(refused.headers["Retry-After"]) > 0 and "Set-Cookie" not in refused.headers
     assert entry_count(app) == 3
     assert players[0].post("/api/game/moves", json={"direction": "left"}).status_code == 200
+
+
+def test_hsts_is_sent_only_on_https_answers(make_app):
+    client = make_app(SESSION_COOKIE_SECURE=True).test_client()
+    assert "Strict-Transport-Security" not in client.get("/").headers
+    assert "max-age=" in client.get("/", base_url="https://localhost").headers["Strict-Transport-Security"]
+
+
+def test_a_write_from_the_same_host_over_another_scheme_is_refused(client):
+    before = client.put("/api/game", json=restorable_state(LIVE_BOARD)).get_json()
+    other_scheme = client.post("/api/game/moves", json={"direction": "right"}, headers={"Origin": "https://localhost"})
+    assert other_scheme.status_code == 403 and other_scheme.get_json()["error"]["code"] == "cross_origin"
+    assert client.get("/api/game").get_json()["board"] == before["board"]
+
+
+def test_behind_a_trusted_proxy_the_forwarded_scheme_is_compared(make_app):
+    client = make_app(TRUSTED_PROXIES=1).test_client()
+    client.put("/api/game", json=restorable_state(LIVE_BOARD))
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.4"}
+    same = client.post("/api/game/moves", json={"direction": "right"}, headers=forwarded | {"Origin": "https://localhost"})
+    downgraded = client.post("/api/game/moves", json={"direction": "left"}, headers=forwarded | {"Origin": "http://localhost"})
+    assert same.status_code == 200 and downgraded.status_code == 403
