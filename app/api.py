@@ -46,6 +46,7 @@ def new_game():
         game = Game.new(json_object(optional={"seed"}).get("seed"))
     except InvalidState as error:
         raise ApiError(400, "invalid_seed", str(error)) from None
+    current_app.session_interface.regenerate(session)  # a new game, a new id: an id seen before opens nothing
     save_game(game)
     return game.to_state(), 201
 

@@ -26,6 +26,11 @@ class CookiePolicy:
             del session[COOKIE_SENT]  # emptied: Flask-Session deletes it and its cookie
         super().save_session(app, session, response)
 
+    def regenerate(self, session):
+        """A new id must reach the browser at once."""
+        super().regenerate(session)
+        session.pop(COOKIE_SENT, None)
+
     def should_set_cookie(self, app, session):
         return session.cookie_due
 

@@ -213,3 +213,16 @@ def test_static_files_never_wait_for_the_session(make_app):
     client.get("/api/game")
     with holding_the_session_of(app, client):
         assert client.get("/static/css/style.css").status_code == 200
+
+
+def test_a_new_game_gets_a_new_session_id_and_the_old_one_opens_nothing(app, client):
+    client.put("/api/game", json=restorable_state(OPEN_BOARD, score=8, moves=4))
+    old = client.get_cookie("session").value
+    started = client.post("/api/game", json={"seed": 9})
+    new = client.get_cookie("session").value
+    assert started.status_code == 201 and "Set-Cookie" in started.headers and new != old
+    assert not has_entry(app, "session:" + old)
+    assert client.get("/api/game").get_json()["board"] == started.get_json()["board"]
+    thief = app.test_client()
+    thief.set_cookie("session", old)
+    assert thief.get("/api/game").get_json()["created"] is True
