@@ -137,3 +137,24 @@ def test_a_store_that_cannot_be_reached_says_nothing_was_changed(tmp_path):
     client.set_cookie("session", "a-session-the-store-would-know")
     reply = client.post("/api/game/moves", json={"direction": "up", "moves": 3})
     assert reply.status_code == 503 and reply.get_json()["changed"] is False
+
+
+def test_a_full_redis_drops_the_sessions_idle_longest_and_players_play_on(tmp_path):
+    """compose.yaml's memory cap and policy, at a size a test can fill."""
+    with redis_server() as server:
+        server.command("CONFIG", "SET", "maxmemory", "3mb")
+        server.command("CONFIG", "SET", "maxmemory-policy", "volatile-lru")
+        app = redis_app(server.url, tmp_path, PROPAGATE_EXCEPTIONS=False)
+        player, first = app.test_client(), app.test_client()
+        first.post("/api/game", json={"seed": 1})
+        player.post("/api/game", json={"seed": 2})
+        statuses = set()
+        for number in range(6000):
+            statuses.add(app.test_client().get("/api/game").status_code)
+            if number % 50 == 0:
+                statuses.add(player.post("/api/game/moves", json={"direction": ("left", "down")[number % 100 // 50]}).status_code)
+                assert player.get("/api/game").get_json()["created"] is False
+        assert statuses <= {200, 409}
+        assert first.get("/api/game").get_json()["created"] is True  # the idlest went first
+        evicted = redis.Redis.from_url(server.url).info("stats")["evicted_keys"]
+        assert evicted > 0
