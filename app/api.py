@@ -107,7 +107,7 @@ def hint():
     game = existing_game()
     if game.over or game.waiting:
         raise ApiError(409, "game_finished", "the game is finished: there is nothing to hint", state=game.to_state())
-    suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]))
+    suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]), current_app.instance_path)
     return suggestion.to_dict()
 
 

@@ -5,6 +5,7 @@ from flask.globals import request_ctx
 from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from .hints import SolverBusy
 from .store import UNAVAILABLE, SessionBusy, WriteOutcomeUnknown
 
 
@@ -19,6 +20,7 @@ class ApiError(Exception):
 def init_app(app):
     app.register_error_handler(ApiError, lambda e: respond(e.status, e.code, e.message, **e.extra))
     app.register_error_handler(SessionBusy, session_busy)
+    app.register_error_handler(SolverBusy, solver_busy)
     for unavailable in UNAVAILABLE:
         app.register_error_handler(unavailable, store_unavailable)
     app.register_error_handler(HTTPException, http_error)
@@ -26,6 +28,12 @@ def init_app(app):
 
 def session_busy(_error):
     return respond(409, "busy", "another request of this game is still running; try again")
+
+
+def solver_busy(_error):
+    response = respond(429, "solver_busy", "the solver is working out another hint; try again in a moment")
+    response.headers["Retry-After"] = "1"
+    return response
 
 
 def store_unavailable(error):

@@ -1,6 +1,8 @@
 """GET /api/game/hint: the solver's move for the session's game."""
 
+import fcntl
 import random
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +108,16 @@ def test_hint_time_of_other_addresses_is_not_held_back(make_app):
         pass
     reply = other.get("/api/game/hint", environ_overrides={"REMOTE_ADDR": "192.0.2.7"})
     assert reply.status_code == 200
+
+
+def test_one_hint_at_a_time_per_machine_and_the_others_are_refused_at_once(app, client):
+    """A worker working out a hint holds the machine's solver: other workers stay free for moves."""
+    late_game(client)
+    with open(Path(app.instance_path) / "solver.lock", "ab") as other_worker:
+        fcntl.flock(other_worker, fcntl.LOCK_EX)
+        busy = client.get("/api/game/hint")
+        moved = client.post("/api/game/moves", json={"direction": "down"})
+    assert busy.status_code == 429 and busy.get_json()["error"]["code"] == "solver_busy"
+    assert busy.headers["Retry-After"] == "1"
+    assert moved.status_code == 200
+    assert client.get("/api/game/hint").status_code == 200
