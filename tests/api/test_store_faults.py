@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import signal
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -103,3 +104,23 @@ def test_a_read_only_instance_folder_is_503_and_fails_healthz(make_app, first_us
         assert_unavailable(retry.post("/api/game/moves", json={"direction": "left"}))
     assert app.test_client().get("/healthz").status_code == 200
     assert player.get("/api/game").get_json()["moves"] == 0
+
+
+def test_a_worker_killed_holding_a_session_blocks_it_no_longer(make_app):
+    """The kernel lets go of a dead process's flock(): no lease to wait out."""
+    app = make_app(MOVE_LOCK_TIMEOUT=0.3)
+    player = app.test_client()
+    player.put("/api/game", json=restorable_state(OPEN_BOARD))
+    store_id = "session:" + player.get_cookie("session").value
+    ready, told = os.pipe()
+    worker = os.fork()
+    if worker == 0:  # the worker: takes the session's lock, then hangs until killed
+        held = app.session_interface._lock(store_id)  # noqa: F841 (kept open: the lock lives with it)
+        os.write(told, b"1")
+        time.sleep(60)
+        os._exit(0)
+    os.read(ready, 1)
+    assert player.post("/api/game/moves", json={"direction": "left"}).status_code == 409
+    os.kill(worker, signal.SIGKILL)
+    os.waitpid(worker, 0)
+    assert player.post("/api/game/moves", json={"direction": "left"}).status_code == 200
