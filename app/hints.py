@@ -7,6 +7,7 @@ rather than tying up its worker while it waits.
 """
 
 import fcntl
+import gc
 import threading
 from contextlib import contextmanager
 from functools import cache
@@ -24,8 +25,15 @@ class SolverBusy(Exception):
 
 @cache
 def _solver():
-    """Built on the first hint, not at start-up: its evaluation table takes a moment."""
-    return Solver()
+    """Built on the first hint, not at start-up: its evaluation table takes a moment.
+
+    Its tables (a million entries) live as long as the worker, so they are moved out of
+    the cycle collector's sight: a full collection walking them took longer than a hint's
+    whole budget, and one could start in the middle of any hint.
+    """
+    solver = Solver()
+    gc.freeze()
+    return solver
 
 
 @contextmanager

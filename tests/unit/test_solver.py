@@ -197,3 +197,13 @@ def test_a_hint_does_no_big_work_after_its_deadline_and_pauses_the_collector():
     assert trims and all(dropped <= 2 * limit // 8 for _, dropped in trims)
     assert all(dropped <= 300 for at, dropped in trims if at > deadline)
     assert collecting and not any(collecting) and gc.isenabled()
+
+
+def test_the_web_apps_solver_tables_are_kept_out_of_the_cycle_collectors_walks(tmp_path):
+    """A full collection walking a million table entries took longer than a hint's budget."""
+    from app import hints
+    from app.solver.solver import _tables
+
+    hints.suggest(pack([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4]), 5, tmp_path)
+    table = _tables[Weights()]
+    assert not any(obj is table for obj in gc.get_objects())
