@@ -37,8 +37,8 @@ DEFAULTS = {
     # Per session: fast auto-play asks about five hints a second.
     "HINT_RATE_LIMIT": "10 per second; 400 per minute",
     # Milliseconds of solver time per client address, over all its sessions: late-game
-    # hints (about 100 ms each) five a second in bursts, sixty a minute; open boards far more.
-    "HINT_TIME_LIMIT": "500 per second; 6000 per minute",
+    # hints (about 100 ms each) a few a second in bursts, thirty a minute; open boards far more.
+    "HINT_TIME_LIMIT": "250 per second; 3000 per minute",
     "SOLVER_BUDGET_MS": 100,
 }
 
