@@ -7,9 +7,9 @@ The routes, not the store, turn a session into a game.
 """
 
 import redis
-from flask import current_app, g, session
+from flask import current_app, g
 
-from .locking import UNAVAILABLE, SessionBusy, StoreUnavailable, WriteOutcomeUnknown
+from .locking import UNAVAILABLE, SessionBusy, StoreUnavailable, WriteOutcomeUnknown, session_is_new
 from .redis_store import RedisSessions
 from .sqlite_store import SqliteSessions
 
@@ -56,8 +56,3 @@ def raise_session_error():
 
 def ping():
     current_app.session_interface.ping()
-
-
-def session_is_new():
-    """Whether this API request has no stored session: one is made if the route writes to it."""
-    return not current_app.session_interface.is_null_session(session) and "session_lock" not in g

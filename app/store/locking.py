@@ -58,6 +58,11 @@ class HeldLock:
     handle: Any
 
 
+def session_is_new():
+    """Whether this API request's session is not stored yet (it holds no stored session's lock)."""
+    return "session_lock" not in g
+
+
 class LockedSessions:
     """Mixin over a Flask-Session interface: a session's lock is held from its read to its write.
 

@@ -98,17 +98,20 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
     def _lock(self, store_id):
         """flock() one of a fixed set of lock files, so the folder never grows."""
         stripe = int(hashlib.sha256(store_id.encode()).hexdigest()[:8], 16) % FILE_LOCK_STRIPES
-        try:
-            self.lock_dir.mkdir(mode=0o700, exist_ok=True)
-            file = open(self.lock_dir / f"{stripe}.lock", "ab")
-        except OSError as error:
-            raise StoreUnavailable(f"cannot open a session lock file: {error}") from error
+        file = self._lock_file(stripe)
         try:
             retry_until(lambda: _try_flock(file), self.lock_timeout)
         except BaseException:
             file.close()
             raise
         return file
+
+    def _lock_file(self, stripe):
+        try:
+            self.lock_dir.mkdir(mode=0o700, exist_ok=True)
+            return open(self.lock_dir / f"{stripe}.lock", "ab")
+        except OSError as error:
+            raise StoreUnavailable(f"cannot open a session lock file: {error}") from error
 
     def _write(self, store_id, session, ttl):
         """A new session: expired sessions go first, then the longest idle if the store is full."""
@@ -140,9 +143,10 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         self._run(lambda db: db.execute("DELETE FROM sessions WHERE id = ?", (store_id,)))
 
     def ping(self):
-        """The database takes a write and the lock folder a lock file: what every request needs."""
+        """The database takes a write and a lock file opens: what every request needs (no lock
+        is taken, so /healthz never waits behind a session's request)."""
         self._run(lambda db: db.execute("INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)", (time.time(),)))
-        self._release(self._lock("healthz"))
+        self._lock_file(0).close()
 
 
 def _connect(path):
