@@ -99,3 +99,12 @@ def test_a_chunked_body_under_the_cap_is_read_whole(client):
     state = {"board": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], "score": 0, "won": False, "keep_playing": False, "moves": 0}
     body = json.dumps(state).encode()
     assert chunked(client, body + b" " * (4096 - len(body))).status_code == 200
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(size=st.integers(0, 3 * 4096) | st.integers(4090, 4100))
+def test_a_chunked_body_is_413_exactly_when_it_is_over_the_cap(client, size):
+    body = (b"{" + b" " * size + b"}")[:size] if size else b""
+    reply = chunked(client, body)
+    assert (reply.status_code == 413) == (size > 4096), (size, reply.status_code)
+    assert reply.status_code < 500
