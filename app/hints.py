@@ -38,16 +38,19 @@ def _solver():
 
 @contextmanager
 def _machine_slot(instance_path):
-    try:
-        file = open(Path(instance_path) / "solver.lock", "ab")
-    except OSError as error:
-        raise StoreUnavailable(f"cannot open the solver's lock file: {error}") from error
-    with file:
+    with _solver_lock_file(instance_path) as file:
         try:
             fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise SolverBusy from None
         yield
+
+
+def _solver_lock_file(instance_path):
+    try:
+        return open(Path(instance_path) / "solver.lock", "ab")
+    except OSError as error:
+        raise StoreUnavailable(f"cannot open the solver's lock file: {error}") from error
 
 
 def suggest(board, budget_ms, instance_path):

@@ -18,6 +18,7 @@ import statistics
 import threading
 import time
 from collections import Counter
+from functools import partial
 
 from bench.load import DIRECTIONS, Session, timed
 
@@ -36,7 +37,7 @@ def play(players, stop, latencies, errors):
         player, step = players[number], 0
         while not stop.is_set():
             body = {"direction": DIRECTIONS[step % 4]}
-            state = timed(lambda: player.request("POST", "/api/game/moves", body), latencies, errors)
+            state = timed(partial(player.request, "POST", "/api/game/moves", body), latencies, errors)
             if state and state["over"]:
                 player.request("POST", "/api/game", {"seed": step})
             step += 1

@@ -9,7 +9,13 @@ The routes, not the store, turn a session into a game.
 import redis
 from flask import current_app, g
 
-from .locking import UNAVAILABLE, SessionBusy, StoreUnavailable, WriteOutcomeUnknown, session_is_new
+from .locking import (
+    UNAVAILABLE,
+    SessionBusy,
+    StoreUnavailable,
+    WriteOutcomeUnknown,
+    session_is_new,
+)
 from .redis_store import RedisSessions
 from .sqlite_store import SqliteSessions
 
