@@ -1,6 +1,6 @@
 """Hint flood benchmark: other players' moves while one client address floods hints.
 
-    python -m bench.hint_flood [--players 4] [--flooders 8] [--seconds 8] [--rounds 2] [--workers 2]
+    python -m bench.hint_flood [--players 8] [--flooders 8] [--seconds 3] [--rounds 6] [--workers 2]
 
 Starts gunicorn on loopback with its default limits on. ``--players`` players, each
 from its own loopback address (127.0.0.10, .11, ...), move at a brisk human pace; in
@@ -27,7 +27,7 @@ LATE_GAME = {
     "board": [[2, 4, 8, 16], [256, 128, 64, 32], [512, 1024, 2, 4], [0, 8, 16, 0]],
     "score": 20000, "won": False, "keep_playing": False, "moves": 900,
 }  # fmt: skip
-PLAYER_PAUSE = 0.05  # seconds between one player's moves: 20 moves a second at most
+PLAYER_PAUSE = 0.2  # seconds between one player's moves: a brisk human's five a second
 
 
 def play(players, stop, latencies, errors):
@@ -114,10 +114,10 @@ def run(url, players_count, flooders_count, seconds, rounds, patient):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--flooders", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=8.0)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--hint-time-limit", help="FLASK_HINT_TIME_LIMIT for the server (default: the app's)")
     parser.add_argument("--respect-retry-after", action="store_true", help="the flooders wait as a 429 asks")
