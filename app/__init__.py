@@ -13,7 +13,7 @@ from .health import bp as health_bp
 from .pages import bp as pages_bp
 
 DEFAULTS = {
-    "SESSION_TYPE": "cachelib",
+    "SESSION_TYPE": "sqlite",
     "REDIS_URL": None,
     "SESSION_PERMANENT": True,
     "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
@@ -22,15 +22,24 @@ DEFAULTS = {
     "SESSION_REFRESH_EACH_REQUEST": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
-    "SESSION_FILE_THRESHOLD": 20000,
+    # Embedded store: past this many sessions the longest idle are dropped (about 30 MB).
+    "SESSION_STORE_LIMIT": 100_000,
     "MOVE_LOCK_TIMEOUT": 5.0,
+    # Redis: how long a request may hold its session's lock. A request that dies holding
+    # it blocks its session that long at most; a live one still running then is refused.
+    "SESSION_LOCK_LEASE": 2.0,
     "MAX_CONTENT_LENGTH": 4096,
     # How many reverse proxies in front of the app to trust for X-Forwarded-* headers.
     "TRUSTED_PROXIES": 0,
     # Per client address; fast human play and fast auto-play stay far below it.
     "API_RATE_LIMIT": "40 per second; 1500 per minute",
+    # Per client address: a browser makes one; a household or an office behind one address a few.
+    "NEW_SESSION_RATE_LIMIT": "10 per minute; 200 per day",
     # Per session: fast auto-play asks about five hints a second.
     "HINT_RATE_LIMIT": "10 per second; 400 per minute",
+    # Milliseconds of solver time per client address, over all its sessions: late-game
+    # hints (about 100 ms each) a few a second in bursts, thirty a minute; open boards far more.
+    "HINT_TIME_LIMIT": "250 per second; 3000 per minute",
     "SOLVER_BUDGET_MS": 100,
     # Flask-Compress: Brotli when the browser asks for it, else gzip. Static files are sent as
     # streams, whose list leaves gzip out by default.

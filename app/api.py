@@ -1,15 +1,17 @@
 """The JSON API: thin routes over the engine and the game kept in the session."""
 
 import json
+import logging
 import re
 
 from flask import Blueprint, current_app, request, session
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from . import hints
 from .engine import DIRECTIONS, Game, GameFinished, InvalidState, check_count
 from .errors import ApiError
-from .store import load_game, save_game
 
+log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 # Keys a page may send in one request: far more than a player presses in a round trip.
@@ -18,6 +20,22 @@ REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # In the session: [id, move count after it, points gained] of the last request with an id that
 # moved, so that a repeat of it (its answer was lost) gets that answer again, not a refusal.
 LAST_MOVES = "last_moves"
+
+
+def load_game():
+    """The session's game, or None when there is none or it cannot be read."""
+    record = session.get("game")
+    if record is None:
+        return None
+    try:
+        return Game.from_record(record)
+    except (ValueError, TypeError, InvalidState):
+        log.warning("corrupted game in a session treated as missing")
+        return None
+
+
+def save_game(game):
+    session["game"] = game.to_record()
 
 
 @bp.get("/game")
@@ -36,6 +54,7 @@ def new_game():
         game = Game.new(json_object(optional={"seed"}).get("seed"))
     except InvalidState as error:
         raise ApiError(400, "invalid_seed", str(error)) from None
+    current_app.session_interface.regenerate(session)  # a new game, a new id: an id seen before opens nothing
     save_game(game)
     return game.to_state(), 201
 
@@ -113,7 +132,7 @@ def hint():
     game = existing_game()
     if game.over or game.waiting:
         raise ApiError(409, "game_finished", "the game is finished: there is nothing to hint", state=game.to_state())
-    suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]))
+    suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]), current_app.instance_path)
     return suggestion.to_dict()
 
 
@@ -145,6 +164,9 @@ def json_object(required=frozenset(), optional=frozenset(), any_fields=False):
     if not request.is_json:
         raise ApiError(415, "unsupported_media_type", "send the body as application/json")
     raw = request.get_data(cache=True)
+    at_cap = request.content_length is None and len(raw) == request.max_content_length
+    if at_cap and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge  # a chunked body is cut at the cap, not refused, by Werkzeug
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError):

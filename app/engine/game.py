@@ -16,7 +16,7 @@ from .errors import GameFinished, UnknownDirection
 from .moves import DIRECTIONS, is_over, move
 from .rules import WIN_TILE
 from .spawn import spawn, start_board
-from .state import check_seed, parse_state
+from .state import MAX_MOVES, MAX_SCORE, check_seed, parse_state
 
 
 def _seed_or_fresh(seed: int | None) -> int:
@@ -94,8 +94,8 @@ class Game:
         board, gained = move(self.board, direction)
         if board == self.board:
             return MoveOutcome(moved=False, gained=0, tiles=tiles, spawned=None)
-        self.moves += 1
-        self.score += gained
+        self.moves = min(self.moves + 1, MAX_MOVES)  # a restored game at its bounds plays on
+        self.score = min(self.score + gained, MAX_SCORE)
         self.won = self.won or max_tile(board) >= WIN_TILE
         self.board, (row, col), value = spawn(board, _rng(self.seed, self.moves))
         spawned = {"row": row, "col": col, "value": value}

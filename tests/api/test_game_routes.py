@@ -1,7 +1,10 @@
 """The JSON API as a client sees it, route by route."""
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from app.engine import MAX_MOVES, MAX_SCORE
 from tests.states import restorable_state
 
 NEAR_WIN = [[1024, 1024, 0, 0], [2, 4, 8, 16], [0, 0, 0, 0], [0, 0, 0, 0]]
@@ -289,3 +292,23 @@ def test_a_request_id_that_is_not_one_is_refused(client, request_id):
     reply = client.post("/api/game/moves", json={"direction": "left", "moves": 3, "id": request_id})
     assert reply.status_code == 400 and reply.get_json()["error"]["code"] == "invalid_id"
     assert client.get("/api/game").get_json()["board"] == before["board"]
+
+
+@pytest.mark.parametrize("field", ["score", "moves"])
+def test_counters_past_what_a_game_can_reach_are_refused(client, field):
+    limit = {"score": MAX_SCORE, "moves": MAX_MOVES}[field]
+    assert client.put("/api/game", json=restorable_state(NEAR_WIN, **{field: limit})).status_code == 200
+    for beyond in (limit + 1, 2**53 - 1):
+        refused = client.put("/api/game", json=restorable_state(NEAR_WIN, **{field: beyond}))
+        assert refused.status_code == 400 and refused.get_json()["error"]["code"] == "invalid_state"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(score=st.integers(MAX_SCORE - 5000, MAX_SCORE), moves=st.integers(MAX_MOVES - 3, MAX_MOVES))
+def test_a_game_restored_at_its_counters_bounds_plays_on_and_stays_stored(client, score, moves):
+    client.put("/api/game", json=restorable_state(NEAR_WIN, score=score, moves=moves, won=False))
+    moved = client.post("/api/game/moves", json={"direction": "left"}).get_json()
+    assert moved["moved"] is True and moved["gained"] == 2048
+    after = client.get("/api/game").get_json()
+    assert after["created"] is False and after["board"] == moved["board"]
+    assert after["score"] == min(score + 2048, MAX_SCORE) and after["moves"] == min(moves + 1, MAX_MOVES)

@@ -189,6 +189,13 @@ def test_compose_redis_is_healthchecked_and_persistent(services):
     assert "appendonly" in " ".join(map(str, redis.get("command", []))), "Redis persists writes (AOF)"
 
 
+def test_compose_redis_memory_is_capped_and_only_idle_keys_with_a_lifetime_are_dropped(services):
+    command = [str(word) for word in services["redis"]["command"]]
+    cap = command[command.index("--maxmemory") + 1]
+    assert re.fullmatch(r"[1-9]\d*(mb|gb)", cap.lower()), cap
+    assert command[command.index("--maxmemory-policy") + 1] == "volatile-lru"
+
+
 def test_compose_app_is_a_scalable_redis_client(services):
     app = services["app"]
     env = compose.environment(app)

@@ -24,6 +24,8 @@ def live_server(tmp_path_factory):
             "INSTANCE_PATH": instance,  # sessions and locks live in it
             # The page, the API replays and every test share one client address.
             "API_RATE_LIMIT": "100000 per second",
+            "NEW_SESSION_RATE_LIMIT": "100000 per second",
+            "HINT_TIME_LIMIT": "100000000 per second",
         }
     )
     with served(app) as url:
