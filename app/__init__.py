@@ -37,9 +37,10 @@ DEFAULTS = {
     "NEW_SESSION_RATE_LIMIT": "10 per minute; 200 per day",
     # Per session: fast auto-play asks about five hints a second.
     "HINT_RATE_LIMIT": "10 per second; 400 per minute",
-    # Milliseconds of solver time per client address, over all its sessions: late-game
-    # hints (about 100 ms each) a few a second in bursts, thirty a minute; open boards far more.
-    "HINT_TIME_LIMIT": "250 per second; 3000 per minute",
+    # Milliseconds of solver time per client address, over all its sessions: a third of a core
+    # over a minute at most, so late-game auto-play (about 100 ms a hint) keeps its normal pace
+    # of some three hints a second, and one address cannot take the solver from everyone.
+    "HINT_TIME_LIMIT": "500 per second; 20000 per minute",
     "SOLVER_BUDGET_MS": 100,
     # Flask-Compress: Brotli when the browser asks for it, else gzip. Static files are sent as
     # streams, whose list leaves gzip out by default.
