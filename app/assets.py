@@ -155,7 +155,12 @@ def cache_for_good_when_fingerprinted(response):
     response.headers["Cache-Control"] = IMMUTABLE
     for name in REVALIDATION_HEADERS:
         del response.headers[name]
-    if sending_file and "br" in request.accept_encodings and response.content_length >= PRECOMPRESS_MIN:
+    if (
+        sending_file
+        and current_app.config["COMPRESS_REGISTER"]  # off where a proxy in front compresses
+        and "br" in request.accept_encodings
+        and response.content_length >= PRECOMPRESS_MIN
+    ):
         response.set_data(files.brotli(request.view_args["filename"]))
         response.headers["Content-Encoding"] = "br"
         response.vary.add("Accept-Encoding")
