@@ -95,3 +95,24 @@ def test_winning_and_auto_play_stopping_are_both_told(page):
     page.get_by_test_id("autoplay").click()
     expect(page.get_by_test_id("keep-playing")).to_be_visible(timeout=15_000)
     expect(page.locator("#announcer")).to_contain_text("Score: 22,048. You win! Auto-play stopped.")
+
+
+def test_stopping_auto_play_with_a_key_is_told_once(page):
+    seed_game(page, 49)
+    load(page)
+    page.evaluate(
+        """() => {
+            window.__told = [];
+            const region = document.getElementById('announcer');
+            new MutationObserver(() => region.textContent && window.__told.push(region.textContent))
+              .observe(region, { childList: true, characterData: true, subtree: true });
+        }"""
+    )
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('gameState')).moves >= 2", timeout=20_000)
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_test_id("autoplay")).to_have_attribute("aria-pressed", "false")
+    wait_idle(page)
+    page.wait_for_timeout(300)
+    told = " ".join(page.evaluate("() => window.__told"))
+    assert told.count("Auto-play stopped.") == 1
