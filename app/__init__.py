@@ -6,10 +6,11 @@ from datetime import timedelta
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, i18n, security, store
+from . import db, errors, i18n, records, security, store
 from .api import bp as api_bp
 from .health import bp as health_bp
 from .pages import bp as pages_bp
+from .record_pages import bp as record_pages_bp
 
 DEFAULTS = {
     "SESSION_TYPE": "cachelib",
@@ -31,6 +32,9 @@ DEFAULTS = {
     # Per session: fast auto-play asks about five hints a second.
     "HINT_RATE_LIMIT": "10 per second; 400 per minute",
     "SOLVER_BUDGET_MS": 100,
+    # Saved records, per session and per client address: plenty for sharing, too few to spam.
+    "RECORD_SESSION_LIMIT": "5 per minute; 50 per day",
+    "RECORD_ADDRESS_LIMIT": "20 per minute; 200 per day",
 }
 
 
@@ -55,7 +59,10 @@ def create_app(test_config=None):
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(health_bp)
+    app.register_blueprint(record_pages_bp)
     security.init_app(app, api_bp)
+    db.init_app(app)
+    records.init_app(app)
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_prefix=proxies)

@@ -1,0 +1,137 @@
+"""/api/records: save the session's game as a record, read records, list the hall of fame.
+
+A record is verified only when the engine, replaying its server-chosen seed and its
+directions from a new game, makes exactly its board and score: a state restored
+through PUT /api/game, or a seed the client chose, never is. Record ids are random
+(96 bits), so only the links people share lead to a record.
+"""
+
+import re
+import secrets
+import unicodedata
+from datetime import UTC
+
+from flask import Blueprint, current_app, request, session, url_for
+from flask_limiter.util import get_remote_address
+from sqlalchemy import select
+
+from . import db as database
+from .api import json_object
+from .db import Record, db
+from .engine import Game, max_tile
+from .engine.record import Directions
+from .errors import ApiError
+from .store import load_game
+
+bp = Blueprint("records", __name__, url_prefix="/api/records")
+
+MAX_NAME = 24
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{16}")
+DEFAULT_LIMIT, MAX_LIMIT = 20, 100
+
+
+@bp.before_request
+def ensure_schema():
+    database.ensure_schema()
+
+
+@bp.post("")
+def save_record():
+    """Save the session's current game, finished or not, under a player's name."""
+    name = player_name(json_object(required={"name"})["name"])
+    game = load_game()
+    if game is None:
+        raise ApiError(404, "no_game", "this session has no game to save; play one first")
+    record = Record(
+        id=secrets.token_urlsafe(12),
+        name=name,
+        score=game.score,
+        max_tile=max_tile(game.board),
+        moves=game.moves,
+        verified=game.verified,
+        hints=game.hints,
+        autoplay=game.autoplay,
+        finished=game.over,
+        seed=game.seed,
+        start=game.start,
+        directions=bytes(game.directions.packed),
+        direction_count=len(game.directions),
+    )
+    db.session.add(record)
+    db.session.commit()
+    return {"id": record.id, "url": url_for("record_pages.replay", record_id=record.id)}, 201
+
+
+@bp.get("/<record_id>")
+def get_record(record_id):
+    record = find(record_id)
+    directions = Directions.from_bytes(record.directions, record.direction_count)
+    replay = {"seed": record.seed, "start": record.start, "directions": directions.to_letters()}
+    return {**summary(record), "replay": replay}
+
+
+@bp.get("")
+def hall_of_fame():
+    """Verified records, best score first (the earlier of equal scores first); ``unassisted=1``
+    keeps only games played without hints or auto-play."""
+    limit = request.args.get("limit", str(DEFAULT_LIMIT))
+    if not limit.isdigit() or not 1 <= int(limit) <= MAX_LIMIT:
+        raise ApiError(400, "invalid_limit", f"limit must be a whole number from 1 to {MAX_LIMIT}")
+    unassisted = request.args.get("unassisted", "0")
+    if unassisted not in ("0", "1"):
+        raise ApiError(400, "invalid_unassisted", "unassisted must be 0 or 1")
+    return {"records": [summary(record) for record in best_records(int(limit), unassisted == "1")]}
+
+
+def best_records(limit, unassisted=False):
+    query = select(Record).where(Record.verified.is_(True))
+    if unassisted:
+        query = query.where(Record.hints == 0, Record.autoplay.is_(False))
+    query = query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)
+    return db.session.scalars(query).all()
+
+
+def find(record_id):
+    """The record with this id, or a 404 (also for ids that cannot be one)."""
+    record = db.session.get(Record, record_id) if ID_PATTERN.fullmatch(record_id) else None
+    if record is None:
+        raise ApiError(404, "no_record", "there is no record with this id")
+    return record
+
+
+def summary(record):
+    return {
+        "id": record.id,
+        "name": record.name,
+        "score": record.score,
+        "max_tile": record.max_tile,
+        "moves": record.moves,
+        "verified": record.verified,
+        "assisted": record.assisted,
+        "finished": record.finished,
+        "created": record.created.replace(tzinfo=record.created.tzinfo or UTC).isoformat(),  # SQLite drops it
+    }
+
+
+def player_name(value):
+    """1 to MAX_NAME characters after trimming, none of them a control or format character."""
+    name = value.strip() if isinstance(value, str) else ""
+    if not 1 <= len(name) <= MAX_NAME or any(unicodedata.category(char).startswith("C") for char in name):
+        raise ApiError(400, "invalid_name", f"name must be 1 to {MAX_NAME} printable characters")
+    return name
+
+
+def session_key():
+    """Saves are limited per session as well as per address: a session is one player."""
+    return f"session:{session.sid}" if getattr(session, "sid", None) else get_remote_address()
+
+
+def init_app(app):
+    """Register the blueprint and its limits (after security.init_app made the limiter)."""
+    app.register_blueprint(bp)
+    limiter = app.extensions["rate_limiter"]
+    limiter.limit(lambda: current_app.config["API_RATE_LIMIT"])(bp)
+    save = app.view_functions["records.save_record"]
+    save = limiter.limit(lambda: current_app.config["RECORD_SESSION_LIMIT"], key_func=session_key, override_defaults=False)(save)
+    save = limiter.limit(lambda: current_app.config["RECORD_ADDRESS_LIMIT"], override_defaults=False)(save)
+    app.view_functions["records.save_record"] = save
