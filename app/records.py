@@ -16,10 +16,11 @@ from flask_limiter.util import get_remote_address
 from sqlalchemy import select
 
 from . import db as database
+from . import review
 from .api import json_object
 from .db import Record, db
-from .engine import Game, max_tile
-from .engine.record import Directions
+from .engine import max_tile
+from .engine.board import exponents
 from .errors import ApiError
 from .store import load_game
 
@@ -28,6 +29,7 @@ bp = Blueprint("records", __name__, url_prefix="/api/records")
 MAX_NAME = 24
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{16}")
 DEFAULT_LIMIT, MAX_LIMIT = 20, 100
+BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 @bp.before_request
@@ -65,9 +67,46 @@ def save_record():
 @bp.get("/<record_id>")
 def get_record(record_id):
     record = find(record_id)
-    directions = Directions.from_bytes(record.directions, record.direction_count)
-    replay = {"seed": record.seed, "start": record.start, "directions": directions.to_letters()}
-    return {**summary(record), "replay": replay}
+    letters = review.directions_of(record).to_letters()
+    return {**summary(record), "replay": {"seed": record.seed, "start": record.start, "directions": letters}}
+
+
+@bp.get("/<record_id>/positions")
+def positions(record_id):
+    """Every position of the game, for the replay page: ``boards[i]`` is the board after i moves,
+    16 characters in row order, each the base-36 exponent of its tile (0: empty)."""
+    replayed = review.positions(find(record_id))
+    boards = ["".join(BASE36[exponent] for exponent in exponents(board)) for board, _score in replayed]
+    return {"boards": boards, "scores": [score for _board, score in replayed]}
+
+
+@bp.get("/<record_id>/review")
+def review_range(record_id):
+    """The solver's review of one range of positions from ``from`` (analysed now or kept from before)."""
+    record = find(record_id)
+    first = request.args.get("from", "0")
+    if not first.isdigit() or int(first) >= max(record.direction_count, 1):
+        raise ApiError(400, "invalid_from", f"from must be a position from 0 to {max(record.direction_count - 1, 0)}")
+    played = review.directions_of(record).to_letters()
+    reviews = review.review_range(record, int(first))
+    after = int(first) + len(reviews)
+    return {
+        "from": int(first),
+        "reviews": [review.to_dict(item, played[item.position]) for item in reviews],
+        "next": after if after < record.direction_count else None,
+    }
+
+
+@bp.get("/<record_id>/mistakes")
+def mistakes(record_id):
+    """The biggest mistakes among the positions reviewed so far, costliest first."""
+    record = find(record_id)
+    played = review.directions_of(record).to_letters()
+    return {
+        "analysed": review.analysed(record.id),
+        "positions": record.direction_count,
+        "mistakes": [review.to_dict(item, played[item.position]) for item in review.biggest_mistakes(record.id, 10)],
+    }
 
 
 @bp.get("")
@@ -135,3 +174,6 @@ def init_app(app):
     save = limiter.limit(lambda: current_app.config["RECORD_SESSION_LIMIT"], key_func=session_key, override_defaults=False)(save)
     save = limiter.limit(lambda: current_app.config["RECORD_ADDRESS_LIMIT"], override_defaults=False)(save)
     app.view_functions["records.save_record"] = save
+    app.view_functions["records.review_range"] = limiter.limit(
+        lambda: current_app.config["REVIEW_RATE_LIMIT"], override_defaults=False
+    )(app.view_functions["records.review_range"])

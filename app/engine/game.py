@@ -110,12 +110,20 @@ class Game:
 
         Raises InvalidState when a direction does not move the board: no game played it.
         """
+        for game in cls.replaying(seed, start, directions):
+            pass
+        return game
+
+    @classmethod
+    def replaying(cls, seed: int, start: dict | None, directions):
+        """As ``replay``, one position at a time: the same game, before each move and after the last."""
         game = cls.new(seed) if start is None else cls.from_state(start, seed)
+        yield game
         for number, direction in enumerate(directions, 1):
             game.keep_playing = game.won  # a move after the win means the player kept playing
             if not game.advance(direction):
                 raise InvalidState(f"move {number} ({direction}) does not change the board")
-        return game
+            yield game
 
     @property
     def over(self) -> bool:
