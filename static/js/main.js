@@ -3,6 +3,7 @@
 import { createApi } from './api.js';
 import { createGame } from './game.js';
 import { bindKeyboard, bindSwipe } from './input.js';
+import { bindRecordMenu } from './records.js';
 import { Announcer, BoardView, Notice, Overlay, ScoreView } from './render.js';
 import * as storage from './storage.js';
 
@@ -59,12 +60,15 @@ let assist = null;
 const solver = () => {
   assist ??= import('./assist.js').then(({ createAssist }) => createAssist(
     { hint: $('hint'), autoplay: $('autoplay'), speed: $('autoplay-speed'), arrow: $('hint-arrow') },
-    { game, messages, announcer },
+    { game, api, messages, announcer },
   ));
   return assist;
 };
 $('hint').addEventListener('click', () => solver().then((a) => a.showHint()));
 $('autoplay').addEventListener('click', () => solver().then((a) => a.toggleAutoplay()));
+bindRecordMenu({
+  menu: $('record-menu'), form: $('record-form'), name: $('record-name'), result: $('record-result'),
+}, { game, apiRoot: boardEl.dataset.apiRoot || '/api', messages: JSON.parse($('record-messages').textContent) });
 
 // Other windows of this session: a game they saved is shown here at once; coming back into
 // view or focus asks the server, in case a change went by unseen (e.g. without localStorage).
