@@ -80,7 +80,6 @@ export function createApi(root = '/api') {
       directions.length === 1 ? { direction: directions[0], moves } : { directions, moves }),
     keepPlaying: () => request('POST', '/game/keep-playing', {}),
     hint: () => request('GET', '/game/hint'),
-    /** Auto-play is about to move: the game's record will say it was assisted. */
     autoplay: () => request('POST', '/game/autoplay', {}),
   };
 }

@@ -1,9 +1,8 @@
 // Entry point: builds the page's parts and hands them to the game.
 
 import { createApi } from './api.js';
-import { createGame } from './game.js';
+import { createGame, isFinished } from './game.js';
 import { bindKeyboard, bindSwipe } from './input.js';
-import { bindRecordMenu } from './records.js';
 import { Announcer, BoardView, Notice, Overlay, ScoreView } from './render.js';
 import * as storage from './storage.js';
 
@@ -66,9 +65,12 @@ const solver = () => {
 };
 $('hint').addEventListener('click', () => solver().then((a) => a.showHint()));
 $('autoplay').addEventListener('click', () => solver().then((a) => a.toggleAutoplay()));
-bindRecordMenu({
-  menu: $('record-menu'), form: $('record-form'), name: $('record-name'), result: $('record-result'),
-}, { game, apiRoot: boardEl.dataset.apiRoot || '/api', messages: JSON.parse($('record-messages').textContent) });
+// Share or review: loaded lazily, opened when the game ends.
+const recordMenu = $('record-menu');
+recordMenu.addEventListener('toggle', () => import('./records.js').then((m) => m.bindRecordMenu(recordMenu, game)), { once: true });
+game.onStateChange((state) => {
+  if (isFinished(state)) recordMenu.open = true;
+});
 
 // Other windows of this session: a game they saved is shown here at once; coming back into
 // view or focus asks the server, in case a change went by unseen (e.g. without localStorage).

@@ -1,7 +1,5 @@
 // The game page's record menu: save the game under a name, then share its replay's link or open
-// its review. The menu opens by itself when the game ends, and can be opened at any time.
-
-import { isFinished } from './game.js';
+// its review. main.js loads this module when the menu first opens (by hand, or as the game ends).
 
 const NAME_KEY = '2048-record-name';
 
@@ -21,8 +19,14 @@ function rememberName(name) {
   }
 }
 
-export function bindRecordMenu({ menu, form, name, result }, { game, apiRoot, messages }) {
-  name.value = rememberedName();
+/** `menu`: the page's <details> holding the name form and a status line, messages in data-*. */
+export function bindRecordMenu(menu, game) {
+  const form = menu.querySelector('form');
+  const name = form.querySelector('input');
+  const result = menu.querySelector('[role=status]');
+  const messages = menu.dataset;
+  const apiRoot = document.getElementById('board').dataset.apiRoot || '/api';
+  if (!name.value) name.value = rememberedName(); // unless typed while this module loaded
 
   function say(text, link) {
     result.replaceChildren(text);
@@ -44,29 +48,33 @@ export function bindRecordMenu({ menu, form, name, result }, { game, apiRoot, me
       body: JSON.stringify({ name: name.value }),
     });
     if (response.ok) return response.json();
-    throw new Error(response.status === 400 ? 'badName' : response.status === 429 ? 'tooMany' : 'failed');
+    throw new Error(`saving the game: ${response.status}`);
   }
 
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const review = event.submitter && event.submitter.value === 'review';
-    say(messages.saving);
+  async function saveThen(action) {
+    if (!form.reportValidity()) return;
+    say('');
     let saved;
     try {
       saved = await save();
-    } catch (err) {
-      say(messages[err.message] || messages.failed);
+    } catch {
+      say(messages.failed);
       return;
     }
     rememberName(name.value.trim());
-    if (review) {
+    if (action === 'review') {
       window.location.assign(`${saved.url}#review`);
     } else {
       say(messages.shared, saved.url);
     }
-  });
+  }
 
-  game.onStateChange((state) => {
-    if (isFinished(state)) menu.open = true;
+  // Enter in the name field shares; each button does what it says.
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    saveThen('share');
   });
+  for (const button of form.querySelectorAll('button[data-action]')) {
+    button.addEventListener('click', () => saveThen(button.dataset.action));
+  }
 }

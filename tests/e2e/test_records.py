@@ -26,11 +26,11 @@ def play_keys(page, keys):
 
 def share(page, name="Ann"):
     """Save the page's game from its record menu; the replay link it shows."""
-    menu = page.get_by_test_id("record-menu")
+    menu = page.locator("#record-menu")
     if not menu.evaluate("el => el.open"):
         menu.locator("summary").click()
-    page.get_by_test_id("record-name").fill(name)
-    page.get_by_test_id("share").click()
+    page.locator("#record-name").fill(name)
+    page.locator("[data-action=share]").click()
     link = page.get_by_test_id("record-link")
     expect(link).to_be_visible()
     return link.get_attribute("href")
@@ -115,10 +115,10 @@ def test_swiping_the_replay_board_steps(browser, base_url):
 def test_reviewing_a_game_lists_its_mistakes_with_the_advice_they_break(page):
     load(page)
     play_keys(page, ["ArrowDown", "ArrowRight", "ArrowUp", "ArrowLeft"] * 4)
-    menu = page.get_by_test_id("record-menu")
+    menu = page.locator("#record-menu")
     menu.locator("summary").click()
-    page.get_by_test_id("record-name").fill("Reviewer")
-    page.get_by_test_id("review-game").click()
+    page.locator("#record-name").fill("Reviewer")
+    page.locator("[data-action=review]").click()
     page.wait_for_url("**/records/*#review")
     expect(page.get_by_test_id("review-progress")).to_have_text("Every move is reviewed.", timeout=30_000)
     mistakes = page.get_by_test_id("mistake")
@@ -143,7 +143,7 @@ def test_the_record_menu_opens_when_the_game_ends(page):
     # Right fills the last cell, next to an 8 and a 32: no move is left, whichever tile comes.
     put_game(page, [[8, 16, 8, 16], [16, 8, 16, 8], [8, 16, 8, 16], [32, 64, 128, 0]])
     load(page)
-    menu = page.get_by_test_id("record-menu")
+    menu = page.locator("#record-menu")
     assert not menu.evaluate("el => el.open")
     page.keyboard.press("ArrowRight")
     wait_idle(page)
