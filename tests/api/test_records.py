@@ -13,6 +13,7 @@ import pytest
 from app.engine import DIRECTIONS, Game
 from tests.api.records import client, database, hall_of_fame, make_records_app, play, postgres, save  # noqa: F401
 from tests.postgres import postgres_server
+from tests.servers import HttpClient, gunicorn_server, play_move
 from tests.states import restorable_state
 
 
@@ -156,12 +157,20 @@ def test_saves_are_limited_per_session_and_per_address(make_records_app):
     assert len(hall_of_fame(first)) == 3
 
 
-def test_a_record_survives_a_restart_of_the_app(make_records_app):
-    client = make_records_app().test_client()
-    play(client, 8)
-    record_id = save(client)
-    restarted = make_records_app().test_client()
-    assert restarted.get(f"/api/records/{record_id}").get_json()["moves"] == 8
+def test_a_record_survives_a_restart_of_the_server(database, tmp_path):
+    """Two gunicorn workers migrate the same fresh database at start; a restart keeps the record."""
+    env = {"FLASK_INSTANCE_PATH": str(tmp_path / "instance"), "WEB_CONCURRENCY": "2"}
+    env |= {f"FLASK_{key}": value for key, value in database.items()}
+    with gunicorn_server(env=env) as server:
+        client = HttpClient(server.url)
+        assert client.get("/api/game").status == 200
+        for _ in range(3):
+            play_move(client)
+        saved = client.post("/api/records", json={"name": "Ann"})
+        assert saved.status == 201, saved.body
+    with gunicorn_server(env=env) as server:
+        record = HttpClient(server.url).get(f"/api/records/{saved.json()['id']}")
+        assert record.status == 200 and record.json()["moves"] == 3
 
 
 def test_with_the_database_down_records_are_503_and_the_game_plays_on(make_app, tmp_path):
