@@ -171,8 +171,11 @@ def init_app(app):
     limiter = app.extensions["rate_limiter"]
     limiter.limit(lambda: current_app.config["API_RATE_LIMIT"])(bp)
     save = app.view_functions["records.save_record"]
-    save = limiter.limit(lambda: current_app.config["RECORD_SESSION_LIMIT"], key_func=session_key, override_defaults=False)(save)
-    save = limiter.limit(lambda: current_app.config["RECORD_ADDRESS_LIMIT"], override_defaults=False)(save)
+    per_session = limiter.limit(
+        lambda: current_app.config["RECORD_SESSION_LIMIT"], key_func=session_key, override_defaults=False
+    )
+    per_address = limiter.limit(lambda: current_app.config["RECORD_ADDRESS_LIMIT"], override_defaults=False)
+    save = per_address(per_session(save))
     app.view_functions["records.save_record"] = save
     app.view_functions["records.review_range"] = limiter.limit(
         lambda: current_app.config["REVIEW_RATE_LIMIT"], override_defaults=False

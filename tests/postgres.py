@@ -5,6 +5,7 @@ user that the package creates. The cluster lives in a temporary directory and tr
 local connections; stop() and start() keep its data, as a restart of the server does.
 """
 
+import contextlib
 import glob
 import os
 import shutil
@@ -19,7 +20,8 @@ from tests.servers import LOOPBACK, ManagedProcess, free_port, server_env, wait_
 
 def postgres_bin(program):
     """Debian keeps the server's programs in /usr/lib/postgresql/<version>/bin, off the PATH."""
-    found = shutil.which(program) or next(iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{program}"), reverse=True)), None)
+    installed = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{program}"), reverse=True)
+    found = shutil.which(program) or next(iter(installed), None)
     if found is None:
         raise RuntimeError(f"{program} not found: install PostgreSQL (scripts/test does: apt-get install postgresql)")
     return found
@@ -53,25 +55,21 @@ class PostgresServer:
         argv = [postgres_bin("postgres"), "-D", self.data, "-p", str(self.port), "-h", LOOPBACK, "-k", self.directory,
                 "-c", "fsync=off", "-c", "full_page_writes=off"]  # fmt: skip
         self.process = ManagedProcess(_as_server_user(argv), env=server_env(), name="postgres").start()
-        wait_until(lambda: self.ready() or not self.process.alive(), timeout, message="PostgreSQL accepting connections")
+        wait_until(lambda: self.ready() or not self.process.alive(), timeout, message="PostgreSQL up")
         if not self.process.alive():
             raise RuntimeError(f"PostgreSQL exited at start:\n{self.process.tail()}")
         return self
 
     def ready(self):
-        result = subprocess.run(
-            [postgres_bin("pg_isready"), "-h", LOOPBACK, "-p", str(self.port), "-t", "1"], capture_output=True, timeout=10
-        )
-        return result.returncode == 0
+        argv = [postgres_bin("pg_isready"), "-h", LOOPBACK, "-p", str(self.port), "-t", "1"]
+        return subprocess.run(argv, capture_output=True, timeout=10).returncode == 0
 
     def stop(self, timeout=15):
         """Fast shutdown (SIGINT): open connections are cut, as when the server goes down."""
         if self.process is None or not self.process.alive():
             return
-        try:  # to the server itself: runuser, in front of it, does not pass SIGINT on
+        with contextlib.suppress(OSError, ValueError, IndexError):  # to the server: runuser does not pass SIGINT on
             os.kill(int((self.data / "postmaster.pid").read_text().split()[0]), signal.SIGINT)
-        except (OSError, ValueError, IndexError):
-            pass
         self.process.wait(timeout)
         self.process.stop(timeout)
 

@@ -110,8 +110,7 @@ class Game:
 
         Raises InvalidState when a direction does not move the board: no game played it.
         """
-        for game in cls.replaying(seed, start, directions):
-            pass
+        *_, game = cls.replaying(seed, start, directions)
         return game
 
     @classmethod

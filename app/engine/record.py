@@ -24,7 +24,7 @@ PER_BYTE = 4
 class Directions:
     """An append-only list of directions, four to a byte."""
 
-    __slots__ = ("packed", "count")
+    __slots__ = ("count", "packed")
 
     def __init__(self, packed: bytes = b"", count: int = 0):
         self.packed = bytearray(packed)

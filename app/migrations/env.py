@@ -20,7 +20,8 @@ config.set_main_option("sqlalchemy.url", target_db.engine.url.render_as_string(h
 
 def run_migrations_offline():
     """Print the SQL (flask db upgrade --sql) instead of running it."""
-    context.configure(url=config.get_main_option("sqlalchemy.url"), target_metadata=target_db.metadata, literal_binds=True)
+    url = config.get_main_option("sqlalchemy.url")
+    context.configure(url=url, target_metadata=target_db.metadata, literal_binds=True)
     with context.begin_transaction():
         context.run_migrations()
 

@@ -204,7 +204,8 @@ def test_compose_postgres_holds_the_records_persistently_with_a_password_from_th
     postgres = services["postgres"]
     assert postgres["image"].split(":")[0] in ("postgres", "docker.io/library/postgres")
     assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
-    named = [v.split(":")[0] for v in postgres["volumes"] if isinstance(v, str) and v.endswith(":/var/lib/postgresql/data")]
+    mounts = [v for v in postgres["volumes"] if isinstance(v, str)]
+    named = [v.split(":")[0] for v in mounts if v.endswith(":/var/lib/postgresql/data")]
     assert named and named[0] in (compose.load().get("volumes") or {}), "PostgreSQL keeps its data in a named volume"
     assert "ports" not in postgres, "only the app replicas reach the database"
     env = compose.environment(postgres)

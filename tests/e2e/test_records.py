@@ -101,9 +101,11 @@ def test_swiping_the_replay_board_steps(browser, base_url):
             """([x0, x1, y]) => {
                 const el = document.querySelector('[data-testid=board]');
                 const touch = (x) => new Touch({identifier: 1, target: el, clientX: x, clientY: y});
-                el.dispatchEvent(new TouchEvent('touchstart', {touches: [touch(x0)], bubbles: true, cancelable: true}));
-                el.dispatchEvent(new TouchEvent('touchmove', {touches: [touch(x1)], bubbles: true, cancelable: true}));
-                el.dispatchEvent(new TouchEvent('touchend', {changedTouches: [touch(x1)], bubbles: true, cancelable: true}));
+                const send = (type, init) => el.dispatchEvent(
+                    new TouchEvent(type, {...init, bubbles: true, cancelable: true}));
+                send('touchstart', {touches: [touch(x0)]});
+                send('touchmove', {touches: [touch(x1)]});
+                send('touchend', {changedTouches: [touch(x1)]});
             }""",
             [box["x"] + box["width"] * 0.8, box["x"] + box["width"] * 0.2, y],
         )

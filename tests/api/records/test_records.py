@@ -11,7 +11,7 @@ from datetime import datetime
 import pytest
 
 from app.engine import DIRECTIONS, Game
-from tests.api.records import client, database, hall_of_fame, make_records_app, play, postgres, save  # noqa: F401
+from tests.api.records.helpers import hall_of_fame, play, save
 from tests.postgres import postgres_server
 from tests.servers import HttpClient, gunicorn_server, play_move
 from tests.states import restorable_state
@@ -146,10 +146,11 @@ def test_record_ids_are_random_and_unguessable(client):
 
 
 def test_saves_are_limited_per_session_and_per_address(make_records_app):
-    app = make_records_app(RATELIMIT_ENABLED=True, RECORD_SESSION_LIMIT="2 per minute", RECORD_ADDRESS_LIMIT="3 per minute")
+    limits = {"RECORD_SESSION_LIMIT": "2 per minute", "RECORD_ADDRESS_LIMIT": "3 per minute"}
+    app = make_records_app(RATELIMIT_ENABLED=True, **limits)
     first, second = app.test_client(), app.test_client()
-    for client in (first, second):
-        play(client, 2)
+    for player in (first, second):
+        play(player, 2)
     assert [first.post("/api/records", json={"name": "A"}).status_code for _ in range(3)] == [201, 201, 429]
     assert [second.post("/api/records", json={"name": "B"}).status_code for _ in range(2)] == [201, 429]
     refused = second.post("/api/records", json={"name": "B"})

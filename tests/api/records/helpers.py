@@ -1,37 +1,8 @@
-"""Fixtures and helpers of the records' tests: each test runs on SQLite and on a real PostgreSQL."""
+"""Playing and saving games through the test client."""
 
 import random
-import uuid
-
-import pytest
 
 from app.engine import DIRECTIONS
-from tests.postgres import postgres_server
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    with postgres_server() as server:
-        yield server
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request):
-    """Settings for a fresh records database of each kind."""
-    if request.param == "sqlite":
-        return {}
-    server = request.getfixturevalue("postgres")
-    return {"SQLALCHEMY_DATABASE_URI": server.create_database(f"records_{uuid.uuid4().hex}")}
-
-
-@pytest.fixture
-def make_records_app(make_app, database):
-    return lambda **config: make_app(**database, **config)
-
-
-@pytest.fixture
-def client(make_records_app):
-    return make_records_app().test_client()
 
 
 def play(client, count, rng=None):

@@ -4,13 +4,13 @@ import pytest
 
 from app import hints
 from app.engine import DIRECTIONS, move, pack
-from tests.api.records import client, database, make_records_app, play, postgres, save  # noqa: F401
+from tests.api.records.helpers import play, save
 
 RANGE = 10
 
 
 @pytest.fixture
-def client(make_records_app):  # noqa: F811
+def client(make_records_app):
     return make_records_app(REVIEW_RANGE=RANGE, REVIEW_BUDGET_MS=5).test_client()
 
 
