@@ -1,18 +1,41 @@
 """The JSON API: thin routes over the engine and the game kept in the session."""
 
 import json
+import logging
+import re
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app, request, session
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from . import hints
 from .engine import DIRECTIONS, Game, GameFinished, InvalidState, check_count
 from .errors import ApiError
-from .store import load_game, save_game
 
+log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 # Keys a page may send in one request: far more than a player presses in a round trip.
 MAX_BATCH = 64
+REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# In the session: [id, move count after it, points gained] of the last request with an id that
+# moved, so that a repeat of it (its answer was lost) gets that answer again, not a refusal.
+LAST_MOVES = "last_moves"
+
+
+def load_game():
+    """The session's game, or None when there is none or it cannot be read."""
+    record = session.get("game")
+    if record is None:
+        return None
+    try:
+        return Game.from_record(record)
+    except (ValueError, TypeError, InvalidState):
+        log.warning("corrupted game in a session treated as missing")
+        return None
+
+
+def save_game(game):
+    session["game"] = game.to_record()
 
 
 @bp.get("/game")
@@ -31,6 +54,7 @@ def new_game():
         game = Game.new(json_object(optional={"seed"}).get("seed"))
     except InvalidState as error:
         raise ApiError(400, "invalid_seed", str(error)) from None
+    current_app.session_interface.regenerate(session)  # a new game, a new id: an id seen before opens nothing
     save_game(game)
     return game.to_state(), 201
 
@@ -50,18 +74,25 @@ def move():
     """One move, or a batch of moves played in order; with ``moves`` (the valid-move count of the
     state the client saw) it is idempotent.
 
-    A request that names a count the game has left behind (a retry whose first try landed, a key
-    pressed in another tab) changes nothing and answers 409 ``out_of_sync``. A batch stops at
-    the move that finishes the game; the directions after it are dropped.
+    A request that names a count the game has left behind (a key pressed in another tab, a
+    restore) changes nothing and answers 409 ``out_of_sync``, unless it repeats, by its ``id``,
+    the last request that moved the game there: then it gets that request's answer again. A batch
+    stops at the move that finishes the game; the directions after it are dropped.
     """
-    body = json_object(optional={"direction", "directions", "moves"})
+    body = json_object(optional={"direction", "directions", "moves", "id"})
     directions = requested_directions(body)
     try:
         seen = check_count("moves", body["moves"]) if "moves" in body else None
     except InvalidState as error:
         raise ApiError(400, "invalid_moves", str(error)) from None
+    request_id = body.get("id")
+    if "id" in body and not (isinstance(request_id, str) and REQUEST_ID.fullmatch(request_id)):
+        raise ApiError(400, "invalid_id", "id must be 1 to 64 letters, digits, '-' or '_'")
     game = existing_game()
     if seen is not None and seen != game.moves:
+        last = session.get(LAST_MOVES)
+        if request_id is not None and isinstance(last, list) and last[:2] == [request_id, game.moves]:
+            return {**game.to_state(), "moved": True, "gained": last[2], "repeated": True}
         message = f"the game is at {game.moves} moves, not {seen}: nothing was changed"
         raise ApiError(409, "out_of_sync", message, state=game.to_state())
     outcomes = []
@@ -73,11 +104,14 @@ def move():
         except GameFinished as finished:
             raise ApiError(409, "game_finished", str(finished), state=game.to_state()) from None
     moved = any(outcome.moved for outcome in outcomes)
+    gained = sum(outcome.gained for outcome in outcomes)
     if moved:
         save_game(game)
+        if request_id is not None:
+            session[LAST_MOVES] = [request_id, game.moves, gained]
     if "direction" in body:
         return {**game.to_state(), **outcomes[0].to_dict()}
-    return {**game.to_state(), "moved": moved, "gained": sum(outcome.gained for outcome in outcomes)}
+    return {**game.to_state(), "moved": moved, "gained": gained}
 
 
 @bp.post("/game/keep-playing")
@@ -101,7 +135,7 @@ def hint():
     game = existing_game()
     if game.over or game.waiting:
         raise ApiError(409, "game_finished", "the game is finished: there is nothing to hint", state=game.to_state())
-    suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]))
+    suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]), current_app.instance_path)
     game.hints += 1
     save_game(game)
     return suggestion.to_dict()
@@ -145,6 +179,9 @@ def json_object(required=frozenset(), optional=frozenset(), any_fields=False):
     if not request.is_json:
         raise ApiError(415, "unsupported_media_type", "send the body as application/json")
     raw = request.get_data(cache=True)
+    at_cap = request.content_length is None and len(raw) == request.max_content_length
+    if at_cap and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge  # a chunked body is cut at the cap, not refused, by Werkzeug
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError):

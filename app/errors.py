@@ -1,10 +1,12 @@
 """Errors as part of the interface: JSON under /api, a small HTML page elsewhere."""
 
 from flask import current_app, jsonify, make_response, render_template, request
+from flask.globals import request_ctx
 from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from .store import UNAVAILABLE, SessionBusy
+from .hints import SolverBusy
+from .store import UNAVAILABLE, SessionBusy, WriteOutcomeUnknown
 
 
 class ApiError(Exception):
@@ -18,6 +20,7 @@ class ApiError(Exception):
 def init_app(app):
     app.register_error_handler(ApiError, lambda e: respond(e.status, e.code, e.message, **e.extra))
     app.register_error_handler(SessionBusy, session_busy)
+    app.register_error_handler(SolverBusy, solver_busy)
     for unavailable in UNAVAILABLE:
         app.register_error_handler(unavailable, store_unavailable)
     app.register_error_handler(HTTPException, http_error)
@@ -27,9 +30,22 @@ def session_busy(_error):
     return respond(409, "busy", "another request of this game is still running; try again")
 
 
-def store_unavailable(_error):
-    current_app.logger.warning("session store unavailable: %s", _error)
-    response = respond(503, "store_unavailable", "the game store is unavailable; try again shortly")
+def solver_busy(_error):
+    response = respond(429, "solver_busy", "the solver is working out another hint; try again in a moment")
+    response.headers["Retry-After"] = "1"
+    return response
+
+
+def store_unavailable(error):
+    """503 with ``changed``: false when the store is known to hold nothing of this request,
+    null when its write-back was sent but never confirmed (resend a move with ``moves``)."""
+    current_app.logger.warning("session store unavailable: %s", error)
+    if isinstance(error, WriteOutcomeUnknown):
+        message = "the game store did not confirm saving this change; it may have been saved: check before repeating it"
+        response = respond(503, "store_unavailable", message, changed=None)
+    else:
+        message = "the game store is unavailable; nothing was changed: try again shortly"
+        response = respond(503, "store_unavailable", message, changed=False)
     response.headers["Retry-After"] = "5"
     return response
 
@@ -54,6 +70,8 @@ def http_error(error):
 def respond(status, code, message, **extra):
     if request.path in ("/api", "/healthz") or request.path.startswith("/api/"):
         response = jsonify({"error": {"code": code, "message": message}, **extra})
+    elif request_ctx.url_adapter is None:  # Werkzeug refused the Host header: no page can link anywhere
+        response = make_response(message, {"Content-Type": "text/plain; charset=utf-8"})
     else:
         response = make_response(render_template("error.html", status=status, message=message))
     response.status_code = status

@@ -1,23 +1,21 @@
 """Page routes: the game itself at ``/``, and the pages about playing it."""
 
 import json
-import mimetypes
+from datetime import datetime
 from pathlib import Path
 
 from flask import Blueprint, current_app, redirect, render_template, url_for
 
+from .api import MAX_BATCH
 from .charts import reach_chart
 from .solver import Weights
-
-# Python's table lacks the web app manifest type; browsers and `nosniff` want the real one.
-mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 bp = Blueprint("pages", __name__)
 
 
 @bp.get("/")
 def index():
-    return render_template("index.html")
+    return render_template("index.html", max_batch=MAX_BATCH)
 
 
 @bp.get("/favicon.ico")
@@ -34,14 +32,7 @@ def strategy():
 # The issue's strength targets, drawn as marks on the results chart.
 SOLVER_TARGETS = {"2048": 1.0, "4096": 0.95, "8192": 0.75, "16384": 0.25}
 BENCHMARK = Path(__file__).parent / "solver" / "benchmark.json"
-TERMS = [
-    ("empty", "empty cells: room to move"),
-    ("merges", "neighbours that one slide could merge"),
-    ("monotonicity", "penalty for lines that rise and fall instead of growing towards one end"),
-    ("sum", "penalty that grows steeply with tile size, so that merging always pays"),
-    ("inner", "penalty for large tiles in the two middle cells of a line, away from the edges"),
-    ("loss", "value of a board with no move left (below zero)"),
-]
+TERMS = ["empty", "merges", "monotonicity", "sum", "inner", "loss"]  # the evaluation's weights solver.html explains
 
 
 @bp.get("/solver")
@@ -52,10 +43,11 @@ def solver():
     except (OSError, ValueError):
         bench = None
     weights = Weights()
-    terms = [{"name": name, "weight": getattr(weights, name), "meaning": meaning} for name, meaning in TERMS]
+    terms = [{"name": name, "weight": getattr(weights, name)} for name in TERMS]
     return render_template(
         "solver.html",
         bench=bench,
+        bench_date=datetime.fromisoformat(bench["date"]) if bench else None,
         chart=reach_chart(bench["reached"], SOLVER_TARGETS) if bench else None,
         targets=SOLVER_TARGETS,
         terms=terms,

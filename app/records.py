@@ -17,12 +17,11 @@ from sqlalchemy import select
 
 from . import db as database
 from . import review
-from .api import json_object
+from .api import json_object, load_game
 from .db import Record, db
 from .engine import max_tile
 from .engine.board import exponents
 from .errors import ApiError
-from .store import load_game
 
 bp = Blueprint("records", __name__, url_prefix="/api/records")
 

@@ -43,14 +43,22 @@ def review_range(record: Record, first: int) -> list[Review]:
         boards = positions(record, last)
         played = list(directions_of(record))
         budget = float(current_app.config["REVIEW_BUDGET_MS"])
-        fresh = [analyse(record.id, position, boards[position][0], played[position], budget) for position in missing]
-        db.session.add_all(fresh)
-        try:
-            db.session.commit()
-        except IntegrityError:  # another request kept the same positions first: theirs stand
-            db.session.rollback()
+        fresh = []
+        try:  # the solver may be busy with someone's hint (429): what is done by then is kept
+            for position in missing:
+                fresh.append(analyse(record.id, position, boards[position][0], played[position], budget))
+        finally:
+            keep(fresh)
         kept = {review.position: review for review in stored(record.id, first, last)}
     return [kept[position] for position in range(first, last)]
+
+
+def keep(reviews: list[Review]) -> None:
+    db.session.add_all(reviews)
+    try:
+        db.session.commit()
+    except IntegrityError:  # another request kept the same positions first: theirs stand
+        db.session.rollback()
 
 
 def stored(record_id: str, first: int, last: int) -> list[Review]:
@@ -73,7 +81,7 @@ def analysed(record_id: str) -> int:
 
 
 def analyse(record_id: str, position: int, board: int, played: str, budget_ms: float) -> Review:
-    suggestion = hints.suggest(board, budget_ms)
+    suggestion = hints.suggest(board, budget_ms, current_app.instance_path)
     scores = suggestion.scores
     loss = round(max(0.0, scores[suggestion.direction] - scores[played]), 3)  # rounding drops float noise
     mistake = broken_advice(board, played, suggestion.direction) if loss > 0 else None

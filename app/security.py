@@ -1,17 +1,22 @@
 """Safe-by-default HTTP: security headers, cross-site request refusal, rate limits."""
 
+import math
+import time
+from functools import wraps
 from urllib.parse import urlsplit
 
-from flask import current_app, request, session
+from flask import current_app, g, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 
-from .errors import ApiError
+from . import store
+from .errors import ApiError, respond
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
-        "script-src 'self'",
+        "script-src 'self'{script_hashes}",
         "style-src 'self'",
         "img-src 'self' data:",
         "connect-src 'self'",
@@ -29,15 +34,24 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 def init_app(app, api_blueprint):
     """Limits are per client address, shared through Redis when Redis holds the sessions.
 
-    One Limiter per app (not a module global) so that apps built side by side, as the
-    tests do, never share counters.
+    The API limit is one count per address over every API route. New sessions have a
+    count of their own, so one address cannot fill the session store: a request that
+    would make one is refused once the address is over it, and only a session actually
+    stored counts. One Limiter per app (not a module global) so that apps built side by
+    side, as the tests do, never share counters.
     """
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"] or "memory://")
     limiter = app.extensions["rate_limiter"] = Limiter(get_remote_address, app=app)
-    limiter.limit(lambda: current_app.config["API_RATE_LIMIT"])(api_blueprint)
+    limiter.shared_limit(lambda: current_app.config["API_RATE_LIMIT"], scope="api")(api_blueprint)
+    limiter.shared_limit(
+        lambda: current_app.config["NEW_SESSION_RATE_LIMIT"],
+        scope="new-session",
+        exempt_when=lambda: not store.session_is_new(),
+        deduct_when=lambda _response: bool(session) and store.session_is_new(),
+    )(api_blueprint)
     app.view_functions["api.hint"] = limiter.limit(
         lambda: current_app.config["HINT_RATE_LIMIT"], key_func=session_or_address, override_defaults=False
-    )(app.view_functions["api.hint"])
+    )(within_hint_time(app.view_functions["api.hint"]))
     app.before_request(refuse_cross_site_writes)
     app.after_request(add_security_headers)
 
@@ -47,9 +61,43 @@ def session_or_address():
     return session.sid if "game" in session else get_remote_address()
 
 
+def within_hint_time(hint):
+    """The solver's time is shared per client address, whatever its number of sessions.
+
+    Each hint's time is charged, in milliseconds, to HINT_TIME_LIMIT; an address that has
+    used it up is answered 429 before the solver runs, so its hints cannot crowd other
+    players' moves out of the workers.
+    """
+
+    @wraps(hint)
+    def limited(*args, **kwargs):
+        limiter = current_app.extensions["rate_limiter"]
+        if not limiter.enabled:
+            return hint(*args, **kwargs)
+        limits, address = parse_many(current_app.config["HINT_TIME_LIMIT"]), get_remote_address()
+        for limit in limits:
+            if not limiter.limiter.test(limit, "hint-time", address):
+                reset = limiter.limiter.get_window_stats(limit, "hint-time", address).reset_time
+                response = respond(
+                    429, "too_many_requests", "this address has used its share of hint time; try again later"
+                )
+                response.headers["Retry-After"] = str(max(1, math.ceil(reset - time.time())))
+                return response
+        started = time.perf_counter()
+        try:
+            return hint(*args, **kwargs)
+        finally:
+            spent = math.ceil((time.perf_counter() - started) * 1000)
+            for limit in limits:
+                limiter.limiter.hit(limit, "hint-time", address, cost=spent)
+
+    return limited
+
+
 def refuse_cross_site_writes():
     """CSRF defence for the JSON API: browsers say where a request comes from.
 
+    An origin is a scheme and a host: behind the trusted proxy, the forwarded scheme.
     Same-origin requests without an Origin header (old browsers, tests) still pass;
     415 for non-JSON bodies is enforced where the body is parsed (app.api).
     """
@@ -58,17 +106,26 @@ def refuse_cross_site_writes():
     if request.headers.get("Sec-Fetch-Site") == "cross-site":
         raise ApiError(403, "cross_site", "cross-site requests are not allowed")
     origin = request.headers.get("Origin")
-    if origin is not None and urlsplit(origin).netloc != request.host:
+    if origin is not None and urlsplit(origin)[:2] != (request.scheme, request.host):
         raise ApiError(403, "cross_origin", "requests from other origins are not allowed")
 
 
 def add_security_headers(response):
+    """Every answer is nosniff; the headers that govern a document go on what can be one.
+
+    Static scripts, styles and images are never documents (nosniff keeps them so), so the
+    policy headers would only cost some 450 bytes on each; an SVG opened alone is a document.
+    """
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     headers.setdefault("X-Content-Type-Options", "nosniff")
+    if request.path.startswith(f"{current_app.static_url_path}/") and response.mimetype != "image/svg+xml":
+        return response
+    # Inline scripts (the page's import map) run only if their exact text's hash is listed.
+    script_hashes = "".join(f" '{digest}'" for digest in g.get("script_hashes", ()))
+    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY.format(script_hashes=script_hashes))
     headers.setdefault("Referrer-Policy", "same-origin")
     headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
     headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-    if current_app.config["SESSION_COOKIE_SECURE"]:
+    if current_app.config["SESSION_COOKIE_SECURE"] and request.is_secure:  # browsers ignore it over HTTP
         headers.setdefault("Strict-Transport-Security", "max-age=31536000")
     return response

@@ -27,13 +27,18 @@ DIRECTIONS = ("left", "down", "right", "up")
 
 
 class Session:
-    """One player: a cookie and a fresh connection per request (gunicorn sync workers close them)."""
+    """One player: a cookie and a fresh connection per request (gunicorn sync workers close them).
 
-    def __init__(self, host, port):
-        self.host, self.port, self.cookie = host, port, None
+    ``source`` is the loopback address it connects from (any of 127.0.0.0/8), so that
+    several clients can be told apart by the server's per-address limits.
+    """
+
+    def __init__(self, host, port, source=None):
+        self.host, self.port, self.cookie, self.retry_after = host, port, None, 0.0
+        self.source = None if source is None else (source, 0)
 
     def request(self, method, path, body=None):
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=30, source_address=self.source)
         headers = {"Content-Type": "application/json"} if body is not None else {}
         if self.cookie:
             headers["Cookie"] = self.cookie
@@ -41,6 +46,7 @@ class Session:
             connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
             reply = connection.getresponse()
             payload = reply.read()
+            self.retry_after = float(reply.getheader("Retry-After") or 0)
             cookie = reply.getheader("Set-Cookie")
             if cookie:
                 self.cookie = cookie.split(";", 1)[0]
@@ -142,7 +148,8 @@ def moves_round(players, moves, threads, measured, first_step):
             player = players[number]
             for step in range(first_step, first_step + moves):
                 body = {"direction": DIRECTIONS[step % 4]}
-                state = timed(partial(player.request, "POST", "/api/game/moves", body), measured.latencies, measured.errors)
+                request = partial(player.request, "POST", "/api/game/moves", body)
+                state = timed(request, measured.latencies, measured.errors)
                 count += state is not None
                 if state and state["over"]:
                     player.request("POST", "/api/game", {"seed": number + step})
@@ -195,7 +202,7 @@ def main(argv=None):
     parser.add_argument("--moves", type=int, default=50)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers when starting a server")
-    parser.add_argument("--store", choices=("cachelib", "redis"), default="cachelib")
+    parser.add_argument("--store", choices=("sqlite", "redis"), default="sqlite")
     parser.add_argument("--rounds", type=int, default=4, help="alternating rounds of healthz and moves")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)

@@ -22,11 +22,13 @@ from .moves import (
 )
 from .rules import WIN_TILE, LineSlide, has_equal_neighbours, slide_line
 from .spawn import spawn, start_board
-from .state import check_count
+from .state import MAX_MOVES, MAX_SCORE, check_count
 
 __all__ = [
     "DIRECTIONS",
     "MAX_EXPONENT",
+    "MAX_MOVES",
+    "MAX_SCORE",
     "MAX_TILE",
     "MOVES",
     "ROW_MASK",

@@ -19,7 +19,7 @@ from .moves import DIRECTIONS, is_over, move
 from .record import Directions
 from .rules import WIN_TILE
 from .spawn import spawn, start_board
-from .state import STATE_KEYS, check_bool, check_count, check_seed, parse_state
+from .state import MAX_MOVES, MAX_SCORE, STATE_KEYS, check_bool, check_count, check_seed, parse_state
 
 # What a stored game holds besides its state and seed.
 RECORD_KEYS = frozenset({"seed_chosen", "start", "directions", "hints", "autoplay"})
@@ -153,8 +153,8 @@ class Game:
         board, gained = move(self.board, direction)
         if board == self.board:
             return None
-        self.moves += 1
-        self.score += gained
+        self.moves = min(self.moves + 1, MAX_MOVES)  # a restored game at its bounds plays on
+        self.score = min(self.score + gained, MAX_SCORE)
         self.won = self.won or max_tile(board) >= WIN_TILE
         self.board, (row, col), value = spawn(board, _rng(self.seed, self.moves))
         self.directions.append(direction)

@@ -4,13 +4,18 @@ Anything malformed raises InvalidState with a message a person can act on, and
 nothing else: callers may pass arbitrary decoded JSON.
 """
 
-from .board import EXPONENT_BY_VALUE, MAX_TILE, SIZE, max_tile, pack
+from .board import EXPONENT_BY_VALUE, MAX_EXPONENT, MAX_TILE, SIZE, max_tile, pack
 from .errors import InvalidState
 from .rules import WIN_TILE
 
 STATE_KEYS = frozenset({"board", "score", "won", "keep_playing", "moves"})
 OPTIONAL_KEYS = frozenset({"over"})  # accepted for round trips, always recomputed
-MAX_COUNT = 2**53  # JSON numbers stay exact below this
+# The most a game can reach: the score of every tile from 4 to MAX_TILE built from 2s
+# (a 2**k tile scores (k - 1) * 2**k on its way), and as many moves as the tiles' sum can
+# grow by 2 (each move adds a tile) before it passes 2 * MAX_TILE. Play never goes past them.
+MAX_SCORE = sum((k - 1) << k for k in range(2, MAX_EXPONENT + 1))
+MAX_MOVES = MAX_TILE
+COUNT_LIMITS = {"score": MAX_SCORE, "moves": MAX_MOVES}
 SEED_LIMIT = 2**63
 
 
@@ -39,9 +44,10 @@ def _check_keys(state, required: frozenset) -> None:
 
 
 def check_count(name: str, value) -> int:
-    """A counter (score, moves) as JSON can carry it exactly, else InvalidState."""
-    if not _is_int(value) or not 0 <= value < MAX_COUNT:
-        raise InvalidState(f"{name} must be a whole number from 0 to 2**53 - 1, got {_shown(value)}")
+    """A counter (score, moves) within what a game can reach, else InvalidState."""
+    limit = COUNT_LIMITS[name]
+    if not _is_int(value) or not 0 <= value <= limit:
+        raise InvalidState(f"{name} must be a whole number from 0 to {limit}, got {_shown(value)}")
     return value
 
 

@@ -9,7 +9,9 @@ empty cells are found with bit tricks instead of a cell loop.
 Two dicts make it fast across moves: ``evals`` caches the heuristic of a board,
 ``table`` (the transposition table) maps an afterstate to (depth, value). Both
 survive between searches, since the next move's tree overlaps this one's, and
-are trimmed oldest-first when they pass ``max_entries``.
+are trimmed oldest-first when they pass ``max_entries``: during a search by an
+eighth at a time (a few milliseconds at most, so a search never overruns its deadline
+by much), and after it by the few entries its last steps added.
 """
 
 from itertools import islice
@@ -20,6 +22,7 @@ from app.engine.tables import DOWN_COLUMN, LEFT, RIGHT, TRANSPOSE_COLUMN, UP_COL
 
 # The lowest bit of every cell: a set bit per empty cell is also where a 2 goes.
 CELL_LOW_BITS = sum(1 << (CELL_BITS * i) for i in range(SIZE * SIZE))
+TRIM_SHARE = 8  # a trim during a search drops this fraction of the entries: 1/8
 
 
 class OutOfTime(Exception):
@@ -82,7 +85,9 @@ class Expectimax:
                     best = value
             return best
 
-        def inner(board, depth, probability, L=LEFT, R=RIGHT, T=TRANSPOSE_COLUMN, U=UP_COLUMN, D=DOWN_COLUMN, M=ROW_MASK):
+        def inner(
+            board, depth, probability, L=LEFT, R=RIGHT, T=TRANSPOSE_COLUMN, U=UP_COLUMN, D=DOWN_COLUMN, M=ROW_MASK
+        ):
             """Max node above the horizon: the best chance value among the slides of ``board``."""
             r0 = board & M
             r1 = board >> 20 & M
@@ -114,7 +119,9 @@ class Expectimax:
                     best = value
             return best
 
-        def chance(board, depth, probability, LOW=CELL_LOW_BITS, stored=table.get, cached=evals.get, clock=perf_counter):
+        def chance(
+            board, depth, probability, LOW=CELL_LOW_BITS, stored=table.get, cached=evals.get, clock=perf_counter
+        ):
             """Expected value of an afterstate (tile not yet spawned) with ``depth`` moves to go.
 
             A spawn less likely than ``cut`` (from the root) ends the search below it.
@@ -127,7 +134,7 @@ class Expectimax:
             if clock() > search.deadline:
                 raise OutOfTime
             if len(evals) > limit:
-                search.trim()
+                search.trim(limit - limit // TRIM_SHARE)
             free = LOW & ~(board | board >> 1 | board >> 2 | board >> 3 | board >> 4)
             count = free.bit_count()
             p2 = probability * 0.9 / count
@@ -147,9 +154,10 @@ class Expectimax:
 
         return chance
 
-    def trim(self) -> None:
-        """Drop the oldest half of a dict that outgrew ``max_entries``."""
+    def trim(self, keep: int | None = None) -> None:
+        """Drop the oldest entries of a dict that outgrew ``max_entries``, down to ``keep`` (or it)."""
+        keep = self.max_entries if keep is None else keep
         for entries in (self.evals, self.table):
             if len(entries) > self.max_entries:
-                for key in list(islice(entries, len(entries) // 2)):
+                for key in list(islice(entries, len(entries) - keep)):
                     del entries[key]

@@ -7,6 +7,7 @@ that overruns anyway is abandoned. Tight boards (many distinct tiles) are
 allowed to go deeper than open ones, which are easy and answered fast.
 """
 
+import gc
 from dataclasses import dataclass, field
 from time import perf_counter
 
@@ -70,12 +71,29 @@ class Solver:
         self.search = Expectimax(_line_table(weights), weights.loss, max_entries)
 
     def suggest(self, board: int, budget_ms: float = DEFAULT_BUDGET_MS) -> Suggestion:
+        """A hint keeps its deadline: searches run with Python's cycle collector paused (a
+        search makes no cycles, and a full collection over the caches' entries alone can
+        take longer than a budget), and the caches' trim after them drops only the few
+        entries added since the last trim inside the search."""
         start = perf_counter()
         children = {d: MOVES[d](board) for d in DIRECTIONS}
         children = {d: child for d, child in children.items() if child != board}
         if not children:
             raise NoValidMove("no move changes this board: the game is over")
         deadline = start + budget_ms / 1000
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            scores, depth = self._deepen(board, children, deadline)
+        finally:
+            if collecting:
+                gc.enable()
+        self.search.trim()
+        direction = max(scores, key=scores.get)
+        return Suggestion(direction, scores, depth, (perf_counter() - start) * 1000)
+
+    def _deepen(self, board, children, deadline):
+        """Search depth 1, 2, ... while the next depth is expected to finish in time."""
         scores, depth, last = {}, 0, 0.0
         chance = self.search.chance
         self.search.deadline = deadline
@@ -89,6 +107,4 @@ class Solver:
             except OutOfTime:
                 break
             depth, last = next_depth, perf_counter() - began
-        self.search.trim()
-        direction = max(scores, key=scores.get)
-        return Suggestion(direction, scores, depth, (perf_counter() - start) * 1000)
+        return scores, depth

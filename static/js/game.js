@@ -6,10 +6,10 @@
 // conversation with the server lives in static/js/server.js.
 
 import { predictMove } from './slide.js';
-import { connect } from './server.js';
+import { connect, isFinished } from './server.js';
 
-/** True when the server refuses moves: game over, or won and waiting for "keep going". */
-export const isFinished = (s) => !!s && (s.over || (s.won && !s.keep_playing));
+/** A direction as the page's language names it. */
+export const directionName = (messages, direction) => (messages.directions && messages.directions[direction]) || direction;
 
 export function fill(template, values) {
   return String(template || '').replace(/\{(\w+)\}/g, (m, name) => (name in values ? values[name] : m));
@@ -20,19 +20,19 @@ function notify(listeners, value) {
     try {
       listener(value);
     } catch (err) {
-      console.warn('2048: listener failed', err); // eslint-disable-line no-console
+      console.warn('2048: listener failed', err);
     }
   }
 }
 
-export function createGame({ api, view, storage, score, overlay, notice, announcer, messages, format, setBusy }) {
+export function createGame({ api, view, storage, score, overlay, notice, announcer, messages, format, setBusy, maxBatch }) {
   const inputListeners = new Set();
   const stateListeners = new Set();
   const idleWaiters = [];
   let best = storage.loadBest();
   let shownFinished = null; // the finished state the overlay was last shown for
 
-  const server = connect({ api, notice, onChange });
+  const server = connect({ api, notice, onChange, maxBatch });
 
   /** The confirmed game with every pending move's slide applied: what the board shows. */
   function projection() {
@@ -45,7 +45,7 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
     return { board, score: points };
   }
 
-  const isBusy = () => server.busy() || !view.idle;
+  const isBusy = () => server.isBusy() || !view.idle;
 
   /** Called wherever busy-ness may change (and by the view when its animations end). */
   function updateBusy() {
@@ -70,6 +70,29 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
 
   const ANNOUNCEMENTS = { new: 'newGame', restored: 'restored', kept: 'keepPlaying' };
 
+  /** What confirmed moves did, briefly: the keys, the merges, the new tile, the score. */
+  function describeMoves(before, state, directions) {
+    let { board } = before;
+    const merged = [];
+    for (const direction of directions) {
+      const slid = predictMove(board, direction);
+      board = slid.board;
+      merged.push(...slid.tiles.filter((t) => t.from.length === 2).map((t) => format(t.value)));
+    }
+    const keys = directions.map((d) => directionName(messages, d)).join(', ');
+    const parts = [`${keys.charAt(0).toUpperCase()}${keys.slice(1)}.`];
+    if (merged.length) parts.push(fill(messages.merged, { tiles: merged.join(', ') }));
+    state.board.forEach((row, r) => row.forEach((value, c) => {
+      if (value && board[r][c] !== value) {
+        parts.push(fill(messages.newTile, { value: format(value), row: r + 1, col: c + 1 }));
+      }
+    }));
+    if (state.score !== before.score) parts.push(fill(messages.score, { score: format(state.score) }));
+    return parts.join(' ');
+  }
+
+  let heard = null; // the confirmed state the last change was told from
+
   function onChange(event) {
     if (event.kind !== 'busy') {
       const state = server.state();
@@ -81,8 +104,12 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
         storage.saveBest(best);
       }
       score.update(shown.score, Math.max(best, shown.score));
+      if (event.kind === 'moved' && heard && state.moves !== heard.moves) {
+        announcer.say(describeMoves(heard, state, event.directions));
+      }
       const message = showOverlay(state) || messages[ANNOUNCEMENTS[event.kind]];
       if (message) announcer.say(message);
+      heard = state;
       notify(stateListeners, getState());
     }
     updateBusy();
@@ -102,13 +129,15 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
     if (!server.accepting() || isFinished(state)) return false;
     const from = projection();
     const slid = predictMove(from.board, direction);
-    if (!slid.moved && server.directions().length === 0) return false;
+    if (!slid.moved && server.directions().length === 0) {
+      announcer.say(messages.noMove);
+      return false;
+    }
     if (slid.moved && !view.slide(slid.tiles)) view.show(slid.board);
     server.move(direction);
     if (slid.gained > 0) {
       const points = from.score + slid.gained;
       score.update(points, Math.max(best, points), slid.gained);
-      announcer.say(fill(messages.score, { score: format(points) }));
     }
     updateBusy();
     return true;
@@ -117,6 +146,12 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
   return {
     getState,
     isBusy,
+
+    /** Whether starting over would throw a game away: it has moves, made or on their way. */
+    inProgress() {
+      const state = server.state();
+      return !!state && !isFinished(state) && (state.moves > 0 || server.directions().length > 0);
+    },
     updateBusy,
 
     /** Resolves as soon as the game is idle: at once if it is, else when updateBusy finds it so. */
@@ -157,11 +192,8 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
     /** After a win: continue the same game. */
     keepPlaying: () => server.keepPlaying(),
 
-    /** Check the server's copy (the window came back into view: another one may have played). */
+    /** Check the server's copy (another window played, or this one was away). */
     refresh: () => server.refresh(),
-
-    /** Another window saved `state`: show it here too. */
-    adopt: (state) => server.adopt(state),
 
     hint: () => server.hint(),
 

@@ -1,6 +1,11 @@
 """Bad requests get a clear JSON error with the right status, and change nothing."""
 
+import io
+import json
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 ROUTES = [("post", "/api/game"), ("put", "/api/game"), ("post", "/api/game/moves"), ("post", "/api/game/keep-playing")]
 
@@ -47,3 +52,67 @@ def test_page_404_is_a_small_html_page(client):
 def test_healthz_answers_when_the_store_does(client):
     reply = client.get("/healthz")
     assert reply.status_code == 200 and reply.get_json() == {"status": "ok"}
+
+
+BAD_HOSTS = [".a", "a..b", "a" * 64 + ".example", "example." + "b" * 64]
+
+
+@pytest.mark.parametrize("host", BAD_HOSTS)
+@pytest.mark.parametrize("path", ["/", "/rules", "/static/css/style.css", "/no-such-page", "/api/game", "/healthz"])
+def test_a_host_header_with_an_empty_or_overlong_label_is_a_small_400(make_app, caplog, host, path):
+    client = make_app(TESTING=False).test_client()
+    reply = client.get(path, headers={"Host": host})
+    assert reply.status_code == 400
+    assert len(reply.data) < 2000 and b"Traceback" not in reply.data
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
+
+
+labels = st.text(alphabet="abc-.\u00e9\u4e2d0", max_size=70)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    host=st.lists(labels, min_size=1, max_size=4).map(".".join), path=st.sampled_from(["/", "/api/game", "/healthz"])
+)
+def test_any_host_header_is_answered_without_a_5xx(client, host, path):
+    assert client.get(path, headers={"Host": host}).status_code < 500
+
+
+def chunked(client, body):
+    """A body sent in chunks, without Content-Length, as gunicorn hands it over."""
+    return client.put(
+        "/api/game",
+        input_stream=io.BytesIO(body),
+        content_type="application/json",
+        headers={"Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+
+
+def test_a_chunked_body_over_the_cap_is_413_and_changes_nothing(client):
+    client.get("/api/game")
+    before = client.get("/api/game").get_json()
+    reply = chunked(client, b"{" + b" " * 1_000_000 + b"}")
+    assert reply.status_code == 413 and reply.get_json()["error"]["code"] == "request_entity_too_large"
+    assert client.get("/api/game").get_json() == before
+
+
+def test_a_chunked_body_under_the_cap_is_read_whole(client):
+    state = {
+        "board": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4],
+        "score": 0,
+        "won": False,
+        "keep_playing": False,
+        "moves": 0,
+    }
+    body = json.dumps(state).encode()
+    assert chunked(client, body + b" " * (4096 - len(body))).status_code == 200
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(size=st.integers(0, 3 * 4096) | st.integers(4090, 4100))
+def test_a_chunked_body_is_413_exactly_when_it_is_over_the_cap(client, size):
+    body = (b"{" + b" " * size + b"}")[:size] if size else b""
+    reply = chunked(client, body)
+    assert (reply.status_code == 413) == (size > 4096), (size, reply.status_code)
+    assert reply.status_code < 500

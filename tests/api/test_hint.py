@@ -1,6 +1,8 @@
 """GET /api/game/hint: the solver's move for the session's game."""
 
+import fcntl
 import random
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +78,46 @@ def test_hints_are_rate_limited_per_session(make_app):
     other = app.test_client()
     other.get("/api/game")
     assert other.get("/api/game/hint").status_code == 200  # another session is not held back
+
+
+def late_game(client):
+    """A tight board: each hint spends most of its budget."""
+    tight = [[2, 4, 8, 16], [256, 128, 64, 32], [512, 1024, 2, 4], [0, 8, 16, 0]]
+    restore(client, restorable_state(tight, won=False))
+
+
+def test_hint_time_is_limited_per_client_address_across_its_sessions(make_app):
+    app = make_app(RATELIMIT_ENABLED=True, HINT_TIME_LIMIT="150 per minute", SOLVER_BUDGET_MS=50)
+    players = [app.test_client() for _ in range(4)]
+    for player in players:
+        late_game(player)
+    statuses = [player.get("/api/game/hint").status_code for player in players for _ in range(2)]
+    assert statuses[0] == 200 and statuses[-1] == 429  # 150 ms of solver time is three 50 ms hints or so
+    limited = players[0].get("/api/game/hint")
+    assert limited.status_code == 429 and limited.get_json()["error"]["code"] == "too_many_requests"
+    assert int(limited.headers["Retry-After"]) > 0
+    assert players[0].post("/api/game/moves", json={"direction": "down"}).status_code == 200  # moves go on
+
+
+def test_hint_time_of_other_addresses_is_not_held_back(make_app):
+    app = make_app(RATELIMIT_ENABLED=True, HINT_TIME_LIMIT="60 per minute", SOLVER_BUDGET_MS=50)
+    flooder, other = app.test_client(), app.test_client()
+    late_game(flooder)
+    late_game(other)
+    while flooder.get("/api/game/hint").status_code == 200:
+        pass
+    reply = other.get("/api/game/hint", environ_overrides={"REMOTE_ADDR": "192.0.2.7"})
+    assert reply.status_code == 200
+
+
+def test_one_hint_at_a_time_per_machine_and_the_others_are_refused_at_once(app, client):
+    """A worker working out a hint holds the machine's solver: other workers stay free for moves."""
+    late_game(client)
+    with open(Path(app.instance_path) / "solver.lock", "ab") as other_worker:
+        fcntl.flock(other_worker, fcntl.LOCK_EX)
+        busy = client.get("/api/game/hint")
+        moved = client.post("/api/game/moves", json={"direction": "down"})
+    assert busy.status_code == 429 and busy.get_json()["error"]["code"] == "solver_busy"
+    assert busy.headers["Retry-After"] == "1"
+    assert moved.status_code == 200
+    assert client.get("/api/game/hint").status_code == 200

@@ -20,8 +20,8 @@ def test_the_solver_page_shows_the_stored_benchmark_as_table_and_chart(client, t
     stored.write_text(json.dumps(bench))
     monkeypatch.setattr(pages, "BENCHMARK", stored)
     html = client.get("/solver").get_data(as_text=True)
-    assert bench["command"] in html and "2026-11-30" in html
-    assert "67%" in html and "33%" in html and "61234" in html and "180.2" in html
+    assert bench["command"] in html and "Nov 30, 2026" in html
+    assert "67%" in html and "33%" in html and "61,234" in html and "180.2" in html
     assert html.count('class="chart-bar"') == 5 and html.count('class="chart-target"') == 4
 
 

@@ -1,11 +1,11 @@
 """Safe by default: headers, cookies, cross-site refusal, rate limits, bounded storage."""
 
 import time
-from pathlib import Path
 
 import pytest
 
 from app.engine import Game
+from tests.api.stored import entry_count
 from tests.states import restorable_state
 
 LIVE_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
@@ -15,7 +15,14 @@ LIVE_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
 def test_every_response_carries_the_security_headers(client, path):
     headers = client.get(path).headers
     csp = headers["Content-Security-Policy"]
-    for directive in ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "object-src 'none'"]:
+    for directive in [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "object-src 'none'",
+    ]:
         assert directive in csp
     assert "unsafe-inline" not in csp
     assert headers["X-Content-Type-Options"] == "nosniff"
@@ -41,7 +48,11 @@ def test_writes_from_another_site_are_refused_and_change_nothing(client):
 
 def test_same_origin_writes_pass_with_or_without_an_origin_header(client):
     client.put("/api/game", json=restorable_state(LIVE_BOARD))
-    same = client.post("/api/game/moves", json={"direction": "right"}, headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"})
+    same = client.post(
+        "/api/game/moves",
+        json={"direction": "right"},
+        headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"},
+    )
     bare = client.post("/api/game/moves", json={"direction": "left"})
     assert same.status_code == 200 and bare.status_code == 200
     assert bare.get_json()["moves"] == 2
@@ -72,11 +83,10 @@ def test_sessions_expire_after_the_idle_time(make_app):
 
 
 def test_the_embedded_store_stays_bounded_under_a_session_flood(make_app):
-    app = make_app(SESSION_FILE_THRESHOLD=40)
+    app = make_app(SESSION_STORE_LIMIT=40)
     for _ in range(150):
         app.test_client().get("/api/game")
-    stored = [p for p in (Path(app.instance_path) / "sessions").iterdir() if p.is_file()]
-    assert len(stored) <= 45
+    assert entry_count(app) <= 45
 
 
 def test_a_crash_is_a_plain_500_without_a_stack_trace(make_app, monkeypatch):
@@ -96,3 +106,50 @@ def test_a_crash_is_a_plain_500_without_a_stack_trace(make_app, monkeypatch):
 def test_page_routes_answer_405_with_a_small_html_page(client):
     reply = client.post("/")
     assert reply.status_code == 405 and reply.mimetype == "text/html"
+
+
+def test_the_api_rate_limit_counts_a_client_across_routes(make_app):
+    client = make_app(RATELIMIT_ENABLED=True, API_RATE_LIMIT="4 per minute").test_client()
+    replies = [
+        client.get("/api/game"),
+        client.post("/api/game/moves", json={"direction": "left"}),
+        client.post("/api/game", json={}),
+        client.put("/api/game", json=restorable_state(LIVE_BOARD)),
+        client.get("/api/game/hint"),
+    ]
+    assert [reply.status_code for reply in replies[:4]] == [200, 200, 201, 200]
+    assert replies[4].status_code == 429 and int(replies[4].headers["Retry-After"]) > 0
+
+
+def test_new_sessions_per_client_address_are_limited(make_app):
+    app = make_app(RATELIMIT_ENABLED=True, NEW_SESSION_RATE_LIMIT="3 per minute")
+    players = [app.test_client() for _ in range(4)]
+    assert players[3].get("/api/game/hint").status_code == 404  # no session made: not counted
+    assert [player.get("/api/game").status_code for player in players[:3]] == [200, 200, 200]
+    refused = players[3].get("/api/game")
+    assert refused.status_code == 429 and refused.get_json()["error"]["code"] == "too_many_requests"
+    assert int(refused.headers["Retry-After"]) > 0 and "Set-Cookie" not in refused.headers
+    assert entry_count(app) == 3
+    assert players[0].post("/api/game/moves", json={"direction": "left"}).status_code == 200
+
+
+def test_hsts_is_sent_only_on_https_answers(make_app):
+    client = make_app(SESSION_COOKIE_SECURE=True).test_client()
+    assert "Strict-Transport-Security" not in client.get("/").headers
+    assert "max-age=" in client.get("/", base_url="https://localhost").headers["Strict-Transport-Security"]
+
+
+def test_a_write_from_the_same_host_over_another_scheme_is_refused(client):
+    before = client.put("/api/game", json=restorable_state(LIVE_BOARD)).get_json()
+    other_scheme = client.post("/api/game/moves", json={"direction": "right"}, headers={"Origin": "https://localhost"})
+    assert other_scheme.status_code == 403 and other_scheme.get_json()["error"]["code"] == "cross_origin"
+    assert client.get("/api/game").get_json()["board"] == before["board"]
+
+
+def test_behind_a_trusted_proxy_the_forwarded_scheme_is_compared(make_app):
+    client = make_app(TRUSTED_PROXIES=1).test_client()
+    client.put("/api/game", json=restorable_state(LIVE_BOARD))
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.4"}
+    same = client.post("/api/game/moves", json={"direction": "right"}, headers=forwarded | {"Origin": "https://localhost"})
+    downgraded = client.post("/api/game/moves", json={"direction": "left"}, headers=forwarded | {"Origin": "http://localhost"})
+    assert same.status_code == 200 and downgraded.status_code == 403

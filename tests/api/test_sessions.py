@@ -3,14 +3,15 @@
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from flask import request, session
 
 from app import api as api_routes
-from app import create_app, store
+from app import create_app
+from app.store.cookies import COOKIE_SENT
 from tests.api.locking import holding_the_session_of
+from tests.api.stored import has_entry, overwrite_every_entry, read_entry, write_entry
 from tests.states import restorable_state
 
 OPEN_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]]
@@ -21,7 +22,7 @@ def test_the_session_cookie_is_the_bare_random_id_the_store_is_keyed_by(app, cli
     client.get("/api/game")
     sid = client.get_cookie("session").value
     assert len(sid) >= 43 and "." not in sid
-    assert app.session_interface.cache.has("session:" + sid)
+    assert has_entry(app, "session:" + sid)
 
 
 def test_a_session_cookie_works_on_every_worker_sharing_the_instance(tmp_path):
@@ -46,7 +47,7 @@ def test_the_cookie_is_sent_when_new_and_again_once_a_tenth_of_its_lifetime_has_
     assert "Set-Cookie" in created.headers
     moved = client.post("/api/game/moves", json={"direction": "left"})
     assert moved.get_json()["moved"] is True and "Set-Cookie" not in moved.headers
-    assert moved.headers["Vary"] == "Cookie"
+    assert sorted(v.strip() for v in moved.headers["Vary"].split(",")) == ["Accept-Encoding", "Cookie"]
     time.sleep(1.1)
     renewed = client.post("/api/game/moves", json={"direction": "right"})
     assert "Set-Cookie" in renewed.headers
@@ -68,9 +69,8 @@ def test_the_cookie_is_sent_when_new_and_again_once_a_tenth_of_its_lifetime_has_
 def test_a_cookie_not_known_to_be_current_is_sent_again(app, client, sent):
     client.get("/api/game")
     store_id = "session:" + client.get_cookie("session").value
-    interface = app.session_interface
-    stored = interface.cache.get(store_id)
-    interface.cache.set(store_id, stored | {store.COOKIE_SENT: sent(interface._cookie_settings(app))})
+    stored = read_entry(app, store_id)
+    write_entry(app, store_id, stored | {COOKIE_SENT: sent(app.session_interface._cookie_settings(app))})
     reply = client.get("/api/game")
     assert reply.status_code == 200 and reply.get_json()["created"] is False
     assert "Set-Cookie" in reply.headers
@@ -98,22 +98,16 @@ def test_a_session_emptied_of_its_game_is_deleted_with_its_cookie(make_app):
     client = app.test_client()
     client.post("/api/game", json={"seed": 5})
     store_id = "session:" + client.get_cookie("session").value
-    assert app.session_interface.cache.has(store_id)
+    assert has_entry(app, store_id)
     forgotten = client.post("/api/forget")
     assert "Expires=Thu, 01 Jan 1970" in forgotten.headers["Set-Cookie"]
-    assert not app.session_interface.cache.has(store_id)
+    assert not has_entry(app, store_id)
     assert client.get_cookie("session") is None
-
-
-def corrupt_every_file(folder, content):
-    for path in folder.iterdir():
-        if path.is_file():
-            path.write_bytes(content)
 
 
 def test_a_corrupted_game_entry_reads_as_no_game(app, client):
     client.put("/api/game", json=restorable_state(OPEN_BOARD, score=8, moves=4))
-    corrupt_every_file(Path(app.instance_path) / "sessions", b"\x00\x00\x00\x00garbage")
+    overwrite_every_entry(app, b"\x00\x00\x00\x00garbage")
     reply = client.get("/api/game")
     assert reply.status_code == 200 and reply.get_json()["created"] is True
 
@@ -121,16 +115,15 @@ def test_a_corrupted_game_entry_reads_as_no_game(app, client):
 def test_a_corrupted_game_in_a_readable_session_reads_as_no_game(app, client):
     client.get("/api/game")
     store_id = "session:" + client.get_cookie("session").value
-    app.session_interface.cache.set(store_id, {"game": {"board": "not a board", "seed": -1}})
+    write_entry(app, store_id, {"game": {"board": "not a board", "seed": -1}})
     reply = client.get("/api/game")
     assert reply.status_code == 200 and reply.get_json()["created"] is True
 
 
 def test_a_truncated_entry_reads_as_no_session(app, client):
     client.get("/api/game")
-    sessions = Path(app.instance_path) / "sessions"
-    for path in sessions.iterdir():
-        path.write_bytes(path.read_bytes()[:7])
+    store_id = "session:" + client.get_cookie("session").value
+    overwrite_every_entry(app, app.session_interface.serializer.encode(read_entry(app, store_id))[:7])
     reply = client.get("/api/game")
     assert reply.status_code == 200 and reply.get_json()["created"] is True
 
@@ -221,3 +214,16 @@ def test_static_files_never_wait_for_the_session(make_app):
     client.get("/api/game")
     with holding_the_session_of(app, client):
         assert client.get("/static/css/style.css").status_code == 200
+
+
+def test_a_new_game_gets_a_new_session_id_and_the_old_one_opens_nothing(app, client):
+    client.put("/api/game", json=restorable_state(OPEN_BOARD, score=8, moves=4))
+    old = client.get_cookie("session").value
+    started = client.post("/api/game", json={"seed": 9})
+    new = client.get_cookie("session").value
+    assert started.status_code == 201 and "Set-Cookie" in started.headers and new != old
+    assert not has_entry(app, "session:" + old)
+    assert client.get("/api/game").get_json()["board"] == started.get_json()["board"]
+    thief = app.test_client()
+    thief.set_cookie("session", old)
+    assert thief.get("/api/game").get_json()["created"] is True

@@ -96,3 +96,69 @@ def test_a_request_whose_lock_lease_ran_out_is_refused_and_overwrites_nothing(re
     assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "busy"
     final = fast.get("/api/game").get_json()
     assert final["moves"] == 1 and final["board"] == moved.get_json()["board"]
+
+
+def test_a_request_that_died_holding_its_session_blocks_it_only_for_a_short_lease(redis_url, tmp_path):
+    app = redis_app(redis_url, tmp_path)
+    client = app.test_client()
+    client.post("/api/game", json={"seed": 22})
+    app.session_interface._lock_and_read("session:" + client.get_cookie("session").value)  # and never let go
+    started = time.monotonic()
+    moved = client.post("/api/game/moves", json={"direction": "left"})
+    assert moved.status_code == 200, moved.get_json()
+    assert time.monotonic() - started <= app.config["SESSION_LOCK_LEASE"] + 0.5
+
+
+def test_a_write_back_whose_answer_is_lost_is_a_503_that_says_it_may_have_landed(redis_url, tmp_path):
+    app = redis_app(redis_url, tmp_path, PROPAGATE_EXCEPTIONS=False)
+    client = app.test_client()
+    client.post("/api/game", json={"seed": 23})
+    interface = app.session_interface
+    write_and_release = interface._write_and_release_script
+
+    def lands_but_times_out(*args, **kwargs):
+        write_and_release(*args, **kwargs)
+        raise redis.exceptions.TimeoutError("Timeout reading from socket")
+
+    interface._write_and_release_script = lands_but_times_out
+    lost = client.post("/api/game/moves", json={"direction": "left", "moves": 0})
+    interface._write_and_release_script = write_and_release
+    assert lost.status_code == 503 and lost.headers["Retry-After"]
+    body = lost.get_json()
+    assert body["error"]["code"] == "store_unavailable" and "changed" in body and body["changed"] is None
+    retried = client.post("/api/game/moves", json={"direction": "left", "moves": 0})
+    assert retried.status_code == 409 and retried.get_json()["error"]["code"] == "out_of_sync"
+    assert retried.get_json()["state"]["moves"] == 1
+
+
+def test_a_store_that_cannot_be_reached_says_nothing_was_changed(tmp_path):
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    client = redis_app(url, tmp_path, PROPAGATE_EXCEPTIONS=False).test_client()
+    client.set_cookie("session", "a-session-the-store-would-know")
+    reply = client.post("/api/game/moves", json={"direction": "up", "moves": 3})
+    assert reply.status_code == 503 and reply.get_json()["changed"] is False
+
+
+def test_a_full_redis_drops_the_sessions_idle_longest_and_players_play_on(tmp_path):
+    """compose.yaml's memory cap and policy, at a size a test can fill."""
+    with redis_server() as server:
+        server.command("CONFIG", "SET", "maxmemory", "3mb")
+        server.command("CONFIG", "SET", "maxmemory-policy", "volatile-lru")
+        app = redis_app(server.url, tmp_path, PROPAGATE_EXCEPTIONS=False)
+        player = app.test_client()
+        player.post("/api/game", json={"seed": 2})
+        statuses, flood = set(), []
+        for number in range(6000):
+            client = app.test_client()
+            statuses.add(client.get("/api/game").status_code)
+            flood.append("session:" + client.get_cookie("session").value)
+            if number % 50 == 0:
+                direction = ("left", "down")[number % 100 // 50]
+                statuses.add(player.post("/api/game/moves", json={"direction": direction}).status_code)
+                assert player.get("/api/game").get_json()["created"] is False
+        assert statuses <= {200, 409}
+        raw = redis.Redis.from_url(server.url)
+        assert raw.info("stats")["evicted_keys"] > 0
+        oldest_kept = sum(raw.exists(key) for key in flood[:500])
+        newest_kept = sum(raw.exists(key) for key in flood[-500:])
+        assert oldest_kept < newest_kept, (oldest_kept, newest_kept)  # the idlest go first (LRU is sampled)

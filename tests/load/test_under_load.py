@@ -6,6 +6,7 @@ Bounded: a few hundred requests each, all to 127.0.0.1.
 import json
 import os
 import signal
+import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -20,9 +21,9 @@ NO_LIMITS = {"FLASK_RATELIMIT_ENABLED": "false"}
 OPEN_GAME = restorable_state([[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]])
 
 
-@pytest.fixture(scope="module", params=["cachelib", "redis"])
+@pytest.fixture(scope="module", params=["sqlite", "redis"])
 def server(request):
-    if request.param == "cachelib":
+    if request.param == "sqlite":
         with gunicorn_server(env=NO_LIMITS, args=["--workers", "3"]) as running:
             yield running
         return
@@ -47,7 +48,9 @@ def test_many_threads_moving_one_session_apply_each_move_once_or_refuse_it(serve
     def play(index):
         outcomes = []
         for step in range(8):
-            status, payload = sessions[index].request("POST", "/api/game/moves", {"direction": DIRECTIONS[(index + step) % 4]})
+            status, payload = sessions[index].request(
+                "POST", "/api/game/moves", {"direction": DIRECTIONS[(index + step) % 4]}
+            )
             outcomes.append((status, json.loads(payload)))
         return outcomes
 
@@ -75,7 +78,9 @@ def test_a_worker_killed_mid_load_corrupts_nothing_and_loses_no_acknowledged_mov
                 if step == 20:
                     halfway.wait(timeout=30)
                 try:
-                    status, payload = players[index].request("POST", "/api/game/moves", {"direction": DIRECTIONS[step % 4]})
+                    status, payload = players[index].request(
+                        "POST", "/api/game/moves", {"direction": DIRECTIONS[step % 4]}
+                    )
                 except OSError:
                     unanswered[index] += 1
                     continue
@@ -107,3 +112,21 @@ def test_the_load_script_runs_without_errors(server):
     assert result["ratio"] > 0
     for measured in (result["moves"], result["healthz"]):
         assert measured["cpu_us_per_request"]["server"] > 0 and measured["cpu_us_per_request"]["client"] > 0
+
+
+def test_workers_creating_sessions_at_once_keep_the_embedded_store_within_its_limit(tmp_path):
+    """The count that bounds the store is the store's own: it cannot drift between workers."""
+    instance = tmp_path / "instance"
+    env = NO_LIMITS | {"FLASK_INSTANCE_PATH": str(instance), "FLASK_SESSION_STORE_LIMIT": "50"}
+    with gunicorn_server(env=env, args=["--workers", "3"]) as server:
+
+        def open_sessions(_index):
+            return [Session("127.0.0.1", server.port).request("GET", "/api/game")[0] for _ in range(40)]
+
+        with ThreadPoolExecutor(6) as pool:
+            statuses = {status for batch in pool.map(open_sessions, range(6)) for status in batch}
+    assert statuses == {200}
+    with sqlite3.connect(instance / "sessions.sqlite3") as db:
+        (stored,) = db.execute("SELECT count(*) FROM sessions").fetchone()
+        (counted,) = db.execute("SELECT sessions FROM stored").fetchone()
+    assert stored == counted and stored <= 50

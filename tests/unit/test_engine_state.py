@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine import Game, InvalidState, pack
+from app.engine import MAX_MOVES, MAX_SCORE, Game, InvalidState, pack
 
 # Other work shares these machines: judge results, not timing.
 unhurried = settings(deadline=None)
@@ -39,10 +39,10 @@ def games(draw):
     won = big or draw(st.booleans())
     return Game(
         board=pack(grid),
-        score=draw(st.integers(0, 2**53 - 1)),
+        score=draw(st.integers(0, MAX_SCORE)),
         won=won,
         keep_playing=won and draw(st.booleans()),
-        moves=draw(st.integers(0, 2**53 - 1)),
+        moves=draw(st.integers(0, MAX_MOVES)),
         seed=draw(st.integers(0, 2**63 - 1)),
     )
 

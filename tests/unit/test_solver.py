@@ -1,5 +1,7 @@
+import gc
 import json
 import random
+import time
 
 import pytest
 
@@ -169,3 +171,39 @@ def test_tiny_benchmark_writes_the_documented_json(tmp_path, capsys):
     for game in document["per_game"]:
         assert set(game) == {"seed", "max_tile", "score", "moves"}
         assert 0 < game["moves"] <= 150
+
+
+def test_a_hint_does_no_big_work_after_its_deadline_and_pauses_the_collector():
+    """Cache trims past the deadline drop a handful of entries; no full GC runs mid-search."""
+    limit = 3_000
+    solver = Solver(max_entries=limit)
+    tight = pack([[2, 4, 8, 16], [256, 128, 64, 32], [512, 1024, 2, 4], [0, 8, 16, 0]])
+    solver.suggest(tight, 20)
+    search, trims, collecting = solver.search, [], []
+    trim, evaluate = search.trim, search.chance
+
+    def recorded_trim(*keep):
+        before = len(search.evals) + len(search.table)
+        trim(*keep)
+        trims.append((time.perf_counter(), before - len(search.evals) - len(search.table)))
+
+    def recorded_chance(*args):
+        collecting.append(gc.isenabled())
+        return evaluate(*args)
+
+    search.trim, search.chance = recorded_trim, recorded_chance
+    deadline = time.perf_counter() + 0.020
+    solver.suggest(tight, 20)
+    assert trims and all(dropped <= 2 * limit // 8 for _, dropped in trims)
+    assert all(dropped <= 300 for at, dropped in trims if at > deadline)
+    assert collecting and not any(collecting) and gc.isenabled()
+
+
+def test_the_web_apps_solver_tables_are_kept_out_of_the_cycle_collectors_walks(tmp_path):
+    """A full collection walking a million table entries took longer than a hint's budget."""
+    from app import hints
+    from app.solver.solver import _tables
+
+    hints.suggest(pack([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4]), 5, tmp_path)
+    table = _tables[Weights()]
+    assert not any(obj is table for obj in gc.get_objects())

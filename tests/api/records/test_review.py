@@ -53,7 +53,7 @@ def test_no_position_is_analysed_twice(client, monkeypatch):
     record_id = save(client)
     calls = []
     suggest = hints.suggest
-    monkeypatch.setattr(hints, "suggest", lambda board, budget: calls.append(board) or suggest(board, budget))
+    monkeypatch.setattr(hints, "suggest", lambda board, *args: calls.append(board) or suggest(board, *args))
     first = client.get(f"/api/records/{record_id}/review?from=0").get_json()
     assert len(calls) == RANGE
     again = client.get(f"/api/records/{record_id}/review?from=0").get_json()

@@ -1,0 +1,72 @@
+"""Session storage: each session is read and written under its lock (app/store/locking.py).
+
+One module per job: ``locking`` is the lock protocol every backend follows, ``cookies``
+says when the session cookie is sent, ``sqlite_store`` is the embedded store (one machine,
+any number of workers) and ``redis_store`` the scale-out store (any number of replicas).
+The routes, not the store, turn a session into a game.
+"""
+
+import redis
+from flask import current_app, g
+
+from .locking import (
+    UNAVAILABLE,
+    SessionBusy,
+    StoreUnavailable,
+    WriteOutcomeUnknown,
+    session_is_new,
+)
+from .redis_store import RedisSessions
+from .sqlite_store import SqliteSessions
+
+__all__ = [
+    "UNAVAILABLE",
+    "SessionBusy",
+    "StoreUnavailable",
+    "WriteOutcomeUnknown",
+    "init_app",
+    "ping",
+    "session_is_new",
+]
+
+
+def init_app(app, session_prefix):
+    """Pick the store from SESSION_TYPE and install the locked session interface on it.
+
+    Only requests whose path starts with ``session_prefix`` open the session.
+    """
+    config = app.config
+    common = {
+        "session_prefix": session_prefix,
+        "key_prefix": "session:",
+        "permanent": config["SESSION_PERMANENT"],
+        "lock_timeout": float(config["MOVE_LOCK_TIMEOUT"]),
+    }
+    kind = str(config["SESSION_TYPE"]).lower()
+    if kind == "redis":
+        if not config.get("REDIS_URL"):
+            raise RuntimeError("SESSION_TYPE=redis needs REDIS_URL (FLASK_REDIS_URL)")
+        client = redis.Redis.from_url(
+            config["REDIS_URL"], socket_connect_timeout=1, socket_timeout=2, health_check_interval=10
+        )
+        lease = float(config["SESSION_LOCK_LEASE"])
+        app.session_interface = RedisSessions(app, client=client, lease_seconds=lease, **common)
+    elif kind == "sqlite":
+        path = f"{app.instance_path}/sessions.sqlite3"
+        limit = int(config["SESSION_STORE_LIMIT"])
+        app.session_interface = SqliteSessions(app, path=path, limit=limit, **common)
+    else:
+        raise RuntimeError(f"unsupported SESSION_TYPE {kind!r}: use 'sqlite' or 'redis'")
+    app.before_request(raise_session_error)
+    app.teardown_request(lambda _error: app.session_interface.release_held_lock())
+
+
+def raise_session_error():
+    """A session that could not be opened fails the request here, where error handlers apply."""
+    error = g.pop("session_error", None)
+    if error is not None:
+        raise error
+
+
+def ping():
+    current_app.session_interface.ping()

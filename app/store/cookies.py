@@ -1,0 +1,58 @@
+"""When the session cookie is sent: when new, now and then to push its expiry on, and when its settings change."""
+
+import time
+
+COOKIE_SENT = "_cookie_sent"  # in the session: [when its cookie was last sent (Unix time), with which settings]
+COOKIE_RESENDS_PER_LIFETIME = 10  # the cookie is sent again once a tenth of its lifetime has passed
+BOOKKEEPING_KEYS = frozenset({"_permanent", COOKIE_SENT})
+
+
+class CookiePolicy:
+    """Mixin over a Flask-Session interface: the store's copy is refreshed on every request, the
+    cookie only now and then."""
+
+    def save_session(self, app, session, response):
+        """Sending the cookie with every move would add a Set-Cookie header to each answer
+        just to push its expiry on by a few seconds. It is sent again once a tenth of its
+        lifetime has passed, or at once when its settings changed (e.g. it became Secure),
+        so it expires at most that tenth before the stored session; in that window the
+        page puts its saved game into a new session.
+        """
+        if not BOOKKEEPING_KEYS.issuperset(session):
+            settings = self._cookie_settings(app)
+            session.cookie_due = _cookie_due(session.get(COOKIE_SENT), settings, app.permanent_session_lifetime)
+            if session.cookie_due:
+                session[COOKIE_SENT] = [time.time(), settings]
+        elif COOKIE_SENT in session:
+            del session[COOKIE_SENT]  # emptied: Flask-Session deletes it and its cookie
+        super().save_session(app, session, response)
+
+    def regenerate(self, session):
+        """A new id must reach the browser at once."""
+        super().regenerate(session)
+        session.pop(COOKIE_SENT, None)
+
+    def should_set_cookie(self, app, session):
+        return session.cookie_due
+
+    def _cookie_settings(self, app):
+        """What the cookie was sent with: a change to any of them sends it again."""
+        return "; ".join(
+            str(setting)
+            for setting in (
+                self.get_cookie_domain(app),
+                self.get_cookie_path(app),
+                self.get_cookie_secure(app),
+                self.get_cookie_httponly(app),
+                self.get_cookie_samesite(app),
+                app.permanent_session_lifetime.total_seconds(),
+            )
+        )
+
+
+def _cookie_due(sent, settings, lifetime):
+    """Whether the cookie must be sent: never sent by this version, sent otherwise, or a while ago."""
+    if not (isinstance(sent, list) and len(sent) == 2 and isinstance(sent[0], int | float)) or sent[1] != settings:
+        return True
+    age = time.time() - sent[0]
+    return not 0 <= age < lifetime.total_seconds() / COOKIE_RESENDS_PER_LIFETIME

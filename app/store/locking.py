@@ -1,0 +1,134 @@
+"""The per-session lock: a session's requests run one at a time, from its read to its write-back.
+
+Flask-Session reads the whole session when a request starts and writes it back when
+the request ends, with no lock, so two overlapping requests of one session could each
+write back their own copy and silently undo the other's move (a read-only GET too,
+since a session is refreshed on every request). Here the session interface takes the
+session's lock before it reads the session and lets go only once it has written it
+back: the requests of one session run one at a time. A request that waits longer than
+MOVE_LOCK_TIMEOUT is refused (409) rather than queued for ever.
+
+Each backend (app/store/sqlite_store.py, app/store/redis_store.py) gives the four store
+operations this protocol needs.
+"""
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from flask import g
+
+log = logging.getLogger(__name__)
+
+
+class StoreUnavailable(Exception):
+    """The session store cannot be reached or written; the request should be retried later."""
+
+
+class SessionBusy(Exception):
+    """Another request of this session held its lock for too long."""
+
+
+class WriteOutcomeUnknown(StoreUnavailable):
+    """The write-back was sent but its answer never came: it may or may not have been applied."""
+
+
+UNAVAILABLE = (StoreUnavailable, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+
+
+def retry_until(attempt, timeout):
+    """Call ``attempt`` with short growing pauses until it returns a true value or time is up."""
+    deadline = time.monotonic() + timeout
+    pause = 0.001
+    while not (result := attempt()):
+        if time.monotonic() >= deadline:
+            raise SessionBusy
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)
+    return result
+
+
+@dataclass
+class HeldLock:
+    """The lock this request holds on its session, kept in ``g`` until it is let go."""
+
+    store_id: str
+    handle: Any
+
+
+def session_is_new():
+    """Whether this API request's session is not stored yet (it holds no stored session's lock)."""
+    return "session_lock" not in g
+
+
+class LockedSessions:
+    """Mixin over a Flask-Session interface: a session's lock is held from its read to its write.
+
+    Subclasses give the four store operations: ``_lock_and_read``, ``_write_and_release``,
+    ``_write`` and ``_release``.
+    """
+
+    def __init__(self, *args, lock_timeout, session_prefix, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lock_timeout = lock_timeout
+        self.session_prefix = session_prefix
+
+    def open_session(self, app, request):
+        """Only the API uses the session: pages, static files and /healthz neither wait for
+        its lock nor read it, so they load even while the store is down (the page then
+        plays on from the browser's saved game).
+
+        A busy or unreachable store is kept for ``raise_session_error``: raised here,
+        in the middle of Flask pushing the request, no error handler could answer it.
+        """
+        if not request.path.startswith(self.session_prefix):
+            return self.make_null_session(app)
+        try:
+            return super().open_session(app, request)
+        except (SessionBusy, *UNAVAILABLE) as error:
+            g.session_error = error
+            return self.make_null_session(app)
+
+    def _retrieve_session_data(self, store_id):
+        handle, data = self._lock_and_read(store_id)
+        if not isinstance(data, dict):
+            self._release(handle)  # no session: a new one with a fresh id is made instead
+            return None
+        g.session_lock = HeldLock(store_id, handle)
+        return data
+
+    def _decode(self, store_id, read):
+        """A session entry that cannot be decoded is treated as no session, never as a 500."""
+        try:
+            return read()
+        except UNAVAILABLE:
+            raise
+        except Exception:
+            log.warning("unreadable session %s treated as missing", store_id, exc_info=True)
+            return None
+
+    def _upsert_session(self, session_lifetime, session, store_id):
+        if g.get("session_write_tried"):
+            return  # it failed, and this request is being answered with that error
+        g.session_write_tried = True
+        ttl = int(session_lifetime.total_seconds())
+        held = g.get("session_lock")
+        if held is None or held.store_id != store_id:
+            self._write(store_id, session, ttl)  # a new session: nobody else knows its fresh id
+            return
+        del g.session_lock  # released by the write, or by its lease if the write fails
+        if not self._write_and_release(held.handle, store_id, session, ttl):
+            log.warning("session lock expired before the write-back; the change is refused")
+            raise SessionBusy
+
+    def release_held_lock(self):
+        """After every request: let go of a lock that no write-back released."""
+        held = g.pop("session_lock", None)
+        if held is None:
+            return
+        try:
+            self._release(held.handle)
+        except UNAVAILABLE:
+            log.warning("could not release a session lock; its lease will expire", exc_info=True)

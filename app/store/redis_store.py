@@ -1,0 +1,81 @@
+"""Scale-out store: every replica sees the same sessions and the same locks, in Redis.
+
+Taking the lock and reading the session is one script, and writing the session and
+releasing the lock is another that first checks the lock is still ours: a move costs
+two round trips, and a request whose lease ran out never overwrites a newer session.
+"""
+
+import secrets
+from contextlib import contextmanager
+
+from flask_session.redis import RedisSessionInterface
+
+from .cookies import CookiePolicy
+from .locking import UNAVAILABLE, LockedSessions, WriteOutcomeUnknown, retry_until
+
+LOCK_PREFIX = "lock:"
+
+
+class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
+    """A lock is a key set with NX and a lease, holding a random token, so a request that
+    dies holding it (a killed worker, a Redis restart) blocks its session only until the
+    lease ends; the lease is what the slowest real request needs, not more.
+
+    A write-back whose answer does not come (a timeout) may still have been applied:
+    it is reported as such (WriteOutcomeUnknown), so the client knows to resend with
+    ``moves`` rather than assume nothing changed.
+    """
+
+    LOCK_AND_READ = (
+        "if not redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end "
+        "return {redis.call('get', KEYS[2])}"
+    )
+    RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+    WRITE_AND_RELEASE = (
+        "if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end "
+        "redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3]) redis.call('del', KEYS[1]) return 1"
+    )
+
+    def __init__(self, app, *, lease_seconds, **kwargs):
+        super().__init__(app, **kwargs)
+        self.lease_ms = int(lease_seconds * 1000)
+        self._lock_and_read_script = self.client.register_script(self.LOCK_AND_READ)
+        self._release_script = self.client.register_script(self.RELEASE)
+        self._write_and_release_script = self.client.register_script(self.WRITE_AND_RELEASE)
+
+    def _lock_and_read(self, store_id):
+        lock_key, token = LOCK_PREFIX + store_id, secrets.token_hex(16)
+
+        def attempt():
+            return self._lock_and_read_script(keys=[lock_key, store_id], args=[token, self.lease_ms])
+
+        (raw,) = retry_until(attempt, self.lock_timeout)
+        data = None if raw is None else self._decode(store_id, lambda: self.serializer.decode(raw))
+        return (lock_key, token), data
+
+    def _write(self, store_id, session, ttl):
+        with _unconfirmed():
+            self.client.set(store_id, self.serializer.encode(session), ex=ttl)
+
+    def _write_and_release(self, handle, store_id, session, ttl):
+        lock_key, token = handle
+        with _unconfirmed():
+            return self._write_and_release_script(
+                keys=[lock_key, store_id], args=[token, self.serializer.encode(session), ttl]
+            )
+
+    def _release(self, handle):
+        lock_key, token = handle
+        self._release_script(keys=[lock_key], args=[token])
+
+    def ping(self):
+        self.client.ping()
+
+
+@contextmanager
+def _unconfirmed():
+    """A write that failed once sent cannot be known not to have landed."""
+    try:
+        yield
+    except UNAVAILABLE as error:
+        raise WriteOutcomeUnknown(str(error)) from error

@@ -1,0 +1,181 @@
+"""Embedded store: one SQLite file in the instance folder, and flock()ed lock files beside it.
+
+Every operation touches a handful of rows through an index, so a request costs the
+same with a hundred stored sessions or a hundred thousand: nothing ever scans the
+store. It stays bounded: a new session first deletes a few expired ones (oldest
+first), and past ``limit`` sessions the longest idle are dropped. A count kept by
+triggers says when, so it is never counted. A write that fails (a full disk, a
+read-only or vanished folder) is rolled back by SQLite and leaves nothing behind;
+the request is answered 503, and nothing was changed.
+
+The lock is flock() on one of a fixed set of lock files: the kernel lets go of it the
+moment a worker dies, so a killed request never blocks its session.
+"""
+
+import fcntl
+import hashlib
+import logging
+import os
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from flask_session.base import ServerSideSessionInterface
+
+from .cookies import CookiePolicy
+from .locking import LockedSessions, StoreUnavailable, retry_until
+
+log = logging.getLogger(__name__)
+
+FILE_LOCK_STRIPES = 256
+EXPIRED_PER_NEW_SESSION = 64  # more than one per new session, so the expired never pile up
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, data BLOB NOT NULL, expires REAL NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires);
+CREATE TABLE IF NOT EXISTS stored (sessions INTEGER NOT NULL);
+INSERT INTO stored SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM stored);
+CREATE TRIGGER IF NOT EXISTS count_added AFTER INSERT ON sessions BEGIN UPDATE stored SET sessions = sessions + 1; END;
+CREATE TRIGGER IF NOT EXISTS count_deleted AFTER DELETE ON sessions
+    BEGIN UPDATE stored SET sessions = sessions - 1; END;
+CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, at REAL NOT NULL);
+"""
+UPSERT = (
+    "INSERT INTO sessions (id, data, expires) VALUES (?, ?, ?) "
+    "ON CONFLICT (id) DO UPDATE SET data = excluded.data, expires = excluded.expires"
+)
+DELETE_OLDEST = "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires <= ? ORDER BY expires LIMIT ?)"
+
+
+class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
+    """Any number of workers on one machine share the file; each thread keeps its own connection."""
+
+    ttl = True  # expiry is handled here, not by Flask-Session's periodic clean-up
+
+    def __init__(self, app, *, path, limit, **kwargs):
+        super().__init__(app, **kwargs)
+        self.path = Path(path)
+        self.lock_dir = self.path.parent / "locks"
+        self.limit = limit
+        self._local = threading.local()
+
+    def _database(self):
+        """This thread's connection, opened again when the file was deleted or replaced."""
+        local = self._local
+        try:
+            if getattr(local, "inode", None) is None or _inode(self.path) != local.inode:
+                if getattr(local, "db", None) is not None:
+                    local.db.close()
+                local.db, local.inode = None, None
+                local.db = _connect(self.path)
+                local.inode = _inode(self.path)
+        except (OSError, sqlite3.Error) as error:
+            raise StoreUnavailable(f"cannot open the session database: {error}") from error
+        return local.db
+
+    def _run(self, work):
+        """``work(db)`` in one transaction; any failure is rolled back and the store is unavailable."""
+        db = self._database()
+        try:
+            with db:
+                return work(db)
+        except sqlite3.Error as error:
+            raise StoreUnavailable(f"the session database failed: {error}") from error
+
+    def _lock_and_read(self, store_id):
+        handle = self._lock(store_id)
+        try:
+            row = self._run(
+                lambda db: db.execute(
+                    "SELECT data FROM sessions WHERE id = ? AND expires > ?", (store_id, time.time())
+                ).fetchone()
+            )
+        except BaseException:
+            self._release(handle)
+            raise
+        data = None if row is None else self._decode(store_id, lambda: self.serializer.decode(row[0]))
+        return handle, data
+
+    def _lock(self, store_id):
+        """flock() one of a fixed set of lock files, so the folder never grows."""
+        stripe = int(hashlib.sha256(store_id.encode()).hexdigest()[:8], 16) % FILE_LOCK_STRIPES
+        file = self._lock_file(stripe)
+        try:
+            retry_until(lambda: _try_flock(file), self.lock_timeout)
+        except BaseException:
+            file.close()
+            raise
+        return file
+
+    def _lock_file(self, stripe):
+        try:
+            self.lock_dir.mkdir(mode=0o700, exist_ok=True)
+            return open(self.lock_dir / f"{stripe}.lock", "ab")
+        except OSError as error:
+            raise StoreUnavailable(f"cannot open a session lock file: {error}") from error
+
+    def _write(self, store_id, session, ttl):
+        """A new session: expired sessions go first, then the longest idle if the store is full."""
+        now = time.time()
+        data = self.serializer.encode(session)
+
+        def insert(db):
+            db.execute(DELETE_OLDEST, (now, EXPIRED_PER_NEW_SESSION))
+            (stored,) = db.execute("SELECT sessions FROM stored").fetchone()
+            if stored >= self.limit:
+                db.execute(DELETE_OLDEST, (float("inf"), stored - self.limit + 1))
+            db.execute(UPSERT, (store_id, data, now + ttl))
+
+        self._run(insert)
+
+    def _write_and_release(self, handle, store_id, session, ttl):
+        data = self.serializer.encode(session)
+        try:
+            self._run(lambda db: db.execute(UPSERT, (store_id, data, time.time() + ttl)))
+        finally:
+            self._release(handle)
+        return True
+
+    def _release(self, handle):
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()
+
+    def _delete_session(self, store_id):
+        self._run(lambda db: db.execute("DELETE FROM sessions WHERE id = ?", (store_id,)))
+
+    def ping(self):
+        """The database takes a write and a lock file opens: what every request needs (no lock
+        is taken, so /healthz never waits behind a session's request)."""
+        self._run(lambda db: db.execute("INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)", (time.time(),)))
+        self._lock_file(0).close()
+
+
+def _connect(path):
+    db = sqlite3.connect(path, timeout=5, isolation_level=None, check_same_thread=True)
+    try:
+        db.execute("PRAGMA journal_mode = WAL")  # readers never wait for the writer
+        db.execute("PRAGMA synchronous = NORMAL")  # durable across a crash of the app, fast enough per move
+        db.execute("PRAGMA journal_size_limit = 4194304")  # the WAL file shrinks back after a burst
+        db.executescript(SCHEMA)
+        db.isolation_level = (
+            "IMMEDIATE"  # from here on a write takes the write lock first; ``with db`` commits or rolls back
+        )
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _inode(path):
+    try:
+        return os.stat(path).st_ino
+    except FileNotFoundError:
+        return None
+
+
+def _try_flock(file):
+    try:
+        fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False

@@ -1,0 +1,67 @@
+"""Hint budget benchmark: how long hints take over late-game boards, against their budget.
+
+    python -m bench.hint_budget [--budget-ms 100] [--hints 300] [--seed 3]
+
+The web app's solver (app/hints.py: one per worker, its caches carried from hint to
+hint and trimmed when full) answers hints for the positions of a game a solver plays,
+from move ``--from-move`` on, where boards are tight and searches deep. Prints the p50, p99 and
+maximum of the hints' wall time against the budget (the budget is a promise, so p99
+must stay within 10% of it), and of the CPU time they used: on a machine whose cores
+are busy with other work, wall time also counts the time the benchmark waited for a core.
+"""
+
+import argparse
+import statistics
+import tempfile
+import time
+
+from app import hints
+from app.engine import Game
+from app.solver import Solver
+
+
+def late_game_boards(seed, count, from_move, budget_ms):
+    """Boards of one solver-played game from ``from_move`` on (new games when one ends)."""
+    solver, boards, game = Solver(), [], Game.new(seed)
+    while len(boards) < count:
+        if game.over or game.waiting:
+            if game.waiting:
+                game.keep_going()
+            else:
+                game = Game.new(game.seed + 1)
+            continue
+        if game.moves >= from_move:
+            boards.append(game.board)
+        game.play(solver.suggest(game.board, budget_ms).direction)
+    return boards
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--budget-ms", type=float, default=100.0)
+    parser.add_argument("--hints", type=int, default=300)
+    parser.add_argument("--from-move", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=3)
+    args = parser.parse_args(argv)
+    boards = late_game_boards(args.seed, args.hints, args.from_move, budget_ms=5)
+    wall, cpu = [], []
+    with tempfile.TemporaryDirectory(prefix="hint-budget-") as instance_path:
+        hints.suggest(boards[0], args.budget_ms, instance_path)  # the worker's first hint builds its solver
+        for board in boards:
+            started, used = time.perf_counter(), time.thread_time()
+            hints.suggest(board, args.budget_ms, instance_path)
+            wall.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.thread_time() - used) * 1000)
+    print(f"{len(boards)} late-game hints at a {args.budget_ms:.0f} ms budget:")
+    for name, times in (("wall", wall), ("CPU", cpu)):
+        times.sort()
+        p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+        print(
+            f"  {name:4} p50 {statistics.median(times):6.1f} ms  p99 {p99:6.1f} ms"
+            f" ({p99 / args.budget_ms:.0%} of the budget)  max {times[-1]:6.1f} ms"
+        )
+    return wall
+
+
+if __name__ == "__main__":
+    main()

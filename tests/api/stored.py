@@ -1,0 +1,37 @@
+"""The embedded store's entries, read and written straight in its SQLite file, as a test needs."""
+
+import sqlite3
+import time
+from contextlib import closing
+from pathlib import Path
+
+
+def database(app):
+    return Path(app.instance_path) / "sessions.sqlite3"
+
+
+def _query(app, sql, parameters=()):
+    with closing(sqlite3.connect(database(app))) as db, db:
+        return db.execute(sql, parameters).fetchall()
+
+
+def has_entry(app, store_id):
+    return bool(_query(app, "SELECT 1 FROM sessions WHERE id = ?", (store_id,)))
+
+
+def read_entry(app, store_id):
+    (raw,) = _query(app, "SELECT data FROM sessions WHERE id = ?", (store_id,))[0]
+    return app.session_interface.serializer.decode(raw)
+
+
+def write_entry(app, store_id, data):
+    raw = app.session_interface.serializer.encode(data)
+    _query(app, "UPDATE sessions SET data = ?, expires = ? WHERE id = ?", (raw, time.time() + 3600, store_id))
+
+
+def overwrite_every_entry(app, raw):
+    _query(app, "UPDATE sessions SET data = ?", (raw,))
+
+
+def entry_count(app):
+    return _query(app, "SELECT count(*) FROM sessions")[0][0]
