@@ -4,8 +4,9 @@ A game's record is its seed, the state it started from and these directions: eno
 to replay it exactly. Packed, a game of 100,000 moves takes 25 kB; as text (one letter
 a move, ``u d l r``) it is what the API shows and accepts.
 
-Every move adds at least a 2 to the board's sum, which can never pass 16 * MAX_TILE,
-so no game plays more than MAX_MOVES valid moves: the record is bounded by the rules.
+Every move adds at least a 2 to the board's sum, which can never pass 16 * MAX_TILE, so
+no game, not even one restored at its move count's bound, plays more than MAX_DIRECTIONS
+valid moves after its start: the record is bounded by the rules.
 """
 
 import base64
@@ -17,7 +18,7 @@ from .moves import DIRECTIONS
 
 LETTERS = "".join(direction[0] for direction in DIRECTIONS)
 CODE = {direction: code for code, direction in enumerate(DIRECTIONS)}
-MAX_MOVES = SIZE * SIZE * MAX_TILE // 2
+MAX_DIRECTIONS = SIZE * SIZE * MAX_TILE // 2
 PER_BYTE = 4
 
 
@@ -52,8 +53,8 @@ class Directions:
 
     @classmethod
     def from_letters(cls, letters) -> "Directions":
-        if not isinstance(letters, str) or len(letters) > MAX_MOVES or letters.strip(LETTERS):
-            raise InvalidState(f"directions must be a string of at most {MAX_MOVES} letters from {LETTERS!r}")
+        if not isinstance(letters, str) or len(letters) > MAX_DIRECTIONS or letters.strip(LETTERS):
+            raise InvalidState(f"directions must be a string of at most {MAX_DIRECTIONS} letters from {LETTERS!r}")
         directions = cls()
         by_letter = {direction[0]: direction for direction in DIRECTIONS}
         for letter in letters:
@@ -76,6 +77,6 @@ class Directions:
 
     @classmethod
     def from_bytes(cls, packed: bytes, count: int) -> "Directions":
-        if not 0 <= count <= MAX_MOVES or len(packed) != -(-count // PER_BYTE):
+        if not 0 <= count <= MAX_DIRECTIONS or len(packed) != -(-count // PER_BYTE):
             raise InvalidState(f"{len(packed)} bytes cannot hold {count} directions")
         return cls(packed, count)

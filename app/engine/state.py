@@ -15,7 +15,8 @@ OPTIONAL_KEYS = frozenset({"over"})  # accepted for round trips, always recomput
 # grow by 2 (each move adds a tile) before it passes 2 * MAX_TILE. Play never goes past them.
 MAX_SCORE = sum((k - 1) << k for k in range(2, MAX_EXPONENT + 1))
 MAX_MOVES = MAX_TILE
-COUNT_LIMITS = {"score": MAX_SCORE, "moves": MAX_MOVES}
+# Hints are the server's own count (a record shows them); any count JSON carries exactly will do.
+COUNT_LIMITS = {"score": MAX_SCORE, "moves": MAX_MOVES, "hints": 2**53 - 1}
 SEED_LIMIT = 2**63
 
 

@@ -154,7 +154,7 @@ def test_the_record_menu_opens_when_the_game_ends(page):
 
 
 def test_the_hall_of_fame_lists_verified_games_only_and_filters_assisted_ones(page):
-    put_game(page, OPEN_BOARD, score=10**9)
+    put_game(page, OPEN_BOARD, score=3_000_000)
     load(page)
     play_keys(page, ["ArrowUp"])
     share(page, "Forger")

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.engine import DIRECTIONS, Game, InvalidState
-from app.engine.record import MAX_MOVES, Directions
+from app.engine.record import MAX_DIRECTIONS, Directions
 
 
 def played(game, count, rng=None):
@@ -39,7 +39,7 @@ def test_a_hundred_thousand_moves_take_a_quarter_byte_each():
     assert Directions.from_text(directions.to_text()) == directions
 
 
-@pytest.mark.parametrize("letters", ["x", "uxd", "U", 5, None, "u" * (MAX_MOVES + 1)])
+@pytest.mark.parametrize("letters", ["x", "uxd", "U", 5, None, "u" * (MAX_DIRECTIONS + 1)])
 def test_bad_letters_are_refused(letters):
     with pytest.raises(InvalidState):
         Directions.from_letters(letters)

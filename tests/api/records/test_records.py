@@ -53,7 +53,7 @@ def test_a_finished_game_is_saved_as_finished(client):
 
 
 def test_a_forged_state_never_becomes_verified_nor_enters_the_hall_of_fame(client):
-    forged = restorable_state(board=[[65536, 32768, 0, 0], [0] * 4, [0] * 4, [0] * 4], score=10**7, won=True,
+    forged = restorable_state(board=[[65536, 32768, 0, 0], [0] * 4, [0] * 4, [0] * 4], score=3_000_000, won=True,
                               keep_playing=True, moves=5000)  # fmt: skip
     assert client.put("/api/game", json=forged).status_code == 200
     play(client, 20)
