@@ -1,9 +1,10 @@
 // Entry point: builds the page's parts and hands them to the game.
 
 import { createApi } from './api.js';
-import { createGame, isFinished } from './game.js';
+import { createGame } from './game.js';
 import { bindKeyboard, bindSwipe } from './input.js';
 import { Announcer, BoardTable, BoardView, Notice, Overlay, ScoreView } from './render.js';
+import { isFinished } from './server.js';
 import * as storage from './storage.js';
 
 const $ = (id) => document.getElementById(id);
@@ -114,7 +115,18 @@ $('hint').addEventListener('click', () => solver().then((a) => a.showHint()));
 $('autoplay').addEventListener('click', () => solver().then((a) => a.toggleAutoplay()));
 // Share or review: loaded lazily, opened when the game ends.
 const recordMenu = $('record-menu');
-recordMenu.addEventListener('toggle', () => import('./records.js').then((m) => m.bindRecordMenu(recordMenu, game)), { once: true });
+let records = null;
+const recordMenuModule = () => (records ??= import('./records.js').then((m) => m.createRecordMenu(recordMenu, game)));
+recordMenu.addEventListener('toggle', recordMenuModule, { once: true });
+// Clicked before the module is loaded, a button still acts once it is.
+recordMenu.addEventListener('click', (event) => {
+  const button = event.target.closest('button[data-action]');
+  if (button) recordMenuModule().then((menu) => menu.save(button.dataset.action));
+});
+recordMenu.querySelector('form').addEventListener('submit', (event) => {
+  event.preventDefault(); // Enter in the name field shares
+  recordMenuModule().then((menu) => menu.save('share'));
+});
 game.onStateChange((state) => {
   if (isFinished(state)) recordMenu.open = true;
 });

@@ -19,8 +19,11 @@ function rememberName(name) {
   }
 }
 
-/** `menu`: the page's <details> holding the name form and a status line, messages in data-*. */
-export function bindRecordMenu(menu, game) {
+/**
+ * `menu`: the page's <details> holding the name form and a status line, messages in data-*.
+ * Its `save(action)` saves the game, then shows the link ("share") or opens the review ("review").
+ */
+export function createRecordMenu(menu, game) {
   const form = menu.querySelector('form');
   const name = form.querySelector('input');
   const result = menu.querySelector('[role=status]');
@@ -39,7 +42,7 @@ export function bindRecordMenu(menu, game) {
     }
   }
 
-  async function save() {
+  async function post() {
     await game.whenIdle(); // moves still on their way belong in the record
     const response = await fetch(`${apiRoot}/records`, {
       method: 'POST',
@@ -51,12 +54,12 @@ export function bindRecordMenu(menu, game) {
     throw new Error(`saving the game: ${response.status}`);
   }
 
-  async function saveThen(action) {
+  async function save(action) {
     if (!form.reportValidity()) return;
     say('');
     let saved;
     try {
-      saved = await save();
+      saved = await post();
     } catch {
       say(messages.failed);
       return;
@@ -69,12 +72,5 @@ export function bindRecordMenu(menu, game) {
     }
   }
 
-  // Enter in the name field shares; each button does what it says.
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    saveThen('share');
-  });
-  for (const button of form.querySelectorAll('button[data-action]')) {
-    button.addEventListener('click', () => saveThen(button.dataset.action));
-  }
+  return { save };
 }

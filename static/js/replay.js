@@ -5,7 +5,7 @@
 // game page uses, then shows the next position, whose new tile appears.
 
 import { bindSwipe } from './input.js';
-import { BoardView } from './render.js';
+import { BoardTable, BoardView } from './render.js';
 import { fetchJson, createReview } from './review.js';
 import { predictMove } from './slide.js';
 
@@ -26,7 +26,7 @@ function decode(text) {
   return [0, 4, 8, 12].map((i) => cells.slice(i, i + 4));
 }
 
-const view = new BoardView($('tiles'));
+const view = new BoardView($('tiles'), { table: new BoardTable($('cells'), { empty: messages.empty, format }) });
 const scrubber = $('scrubber');
 const playButton = $('play');
 let boards = [];
