@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import dom_board, load, put_game, axe_violations, server_state, wait_idle
+from .helpers import axe_violations, dom_board, load, put_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
 
