@@ -142,14 +142,15 @@ class Game:
         if self.waiting:
             raise GameFinished(f"{WIN_TILE} reached: choose keep playing or start a new game")
         tiles = slide_tiles(self.board, direction)
-        score = self.score
-        spawned = self.advance(direction)
-        if spawned is None:
+        advanced = self.advance(direction)
+        if advanced is None:
             return MoveOutcome(moved=False, gained=0, tiles=tiles, spawned=None)
-        return MoveOutcome(moved=True, gained=self.score - score, tiles=tiles, spawned=spawned)
+        gained, spawned = advanced
+        return MoveOutcome(moved=True, gained=gained, tiles=tiles, spawned=spawned)
 
-    def advance(self, direction: str) -> dict | None:
-        """The move itself, kept in ``directions``: the tile spawned, or None if nothing moved."""
+    def advance(self, direction: str) -> tuple[int, dict] | None:
+        """The move itself, kept in ``directions``: the points gained and the tile spawned, or
+        None if nothing moved."""
         board, gained = move(self.board, direction)
         if board == self.board:
             return None
@@ -158,7 +159,7 @@ class Game:
         self.won = self.won or max_tile(board) >= WIN_TILE
         self.board, (row, col), value = spawn(board, _rng(self.seed, self.moves))
         self.directions.append(direction)
-        return {"row": row, "col": col, "value": value}
+        return gained, {"row": row, "col": col, "value": value}
 
     def keep_going(self) -> None:
         """Carry on past 2048; only a won game that is not over can."""
