@@ -62,11 +62,15 @@ def play(client, game):
     replay: that replay is timed on its own (``game.verified``), as saving a verified game runs it.
     """
     assert client.post("/api/game", json={"seed": game.seed}).status_code == 201
-    letters = game.directions.to_letters()
-    by_letter = {direction[0]: direction for direction in ("up", "down", "left", "right")}
-    for start in range(0, len(letters), 64):
-        batch = [by_letter[letter] for letter in letters[start:start + 64]]
-        assert client.post("/api/game/moves", json={"directions": batch}).status_code == 200
+    directions = list(game.directions)
+    played = 0
+    while played < len(directions):  # a batch stops at the win: keep playing, go on from there
+        reply = client.post("/api/game/moves", json={"directions": directions[played:played + 64]})
+        assert reply.status_code == 200, reply.get_json()
+        state = reply.get_json()
+        played = state["moves"]
+        if state["won"] and not state["keep_playing"]:
+            assert client.post("/api/game/keep-playing", json={}).status_code == 200
     assert client.get("/api/game").get_json()["board"] == game.to_state()["board"]
 
 
