@@ -113,7 +113,7 @@ def main(argv=None):
         assert verified
         rows.append(("verify: replay seed + directions", median, best))
         median, best, record_id = timed(save, args.repeat)
-        rows.append(("save: POST /api/records (+ the replay above)", median, best))
+        rows.append(("save: POST /api/records (verified: + the replay)", median, best))
         record = client.get(f"/api/records/{record_id}").get_json()
         assert record["moves"] == game.moves
         for label, path in [("load the record", ""), ("load its positions", "/positions")]:
