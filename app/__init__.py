@@ -7,10 +7,11 @@ from flask import Flask
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, errors, i18n, security, store
+from . import assets, db, errors, i18n, records, security, store
 from .api import bp as api_bp
 from .health import bp as health_bp
 from .pages import bp as pages_bp
+from .record_pages import bp as record_pages_bp
 
 DEFAULTS = {
     "SESSION_TYPE": "sqlite",
@@ -42,6 +43,14 @@ DEFAULTS = {
     # of some three hints a second, and one address cannot take the solver from everyone.
     "HINT_TIME_LIMIT": "500 per second; 20000 per minute",
     "SOLVER_BUDGET_MS": 100,
+    # Saved records, per session and per client address: plenty for sharing, too few to spam.
+    "RECORD_SESSION_LIMIT": "5 per minute; 50 per day",
+    "RECORD_ADDRESS_LIMIT": "20 per minute; 200 per day",
+    # A review request analyses this many positions, each within this budget (about a second).
+    "REVIEW_RANGE": 25,
+    "REVIEW_BUDGET_MS": 30,
+    # Per client address: reviews keep the solver busy.
+    "REVIEW_RATE_LIMIT": "3 per second; 120 per minute",
     # Flask-Compress: Brotli when the browser asks for it, else gzip. Static files are sent as
     # streams, whose list leaves gzip out by default.
     "COMPRESS_ALGORITHM": ["br", "gzip"],
@@ -78,7 +87,10 @@ def create_app(test_config=None):
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(health_bp)
+    app.register_blueprint(record_pages_bp)
     security.init_app(app, api_bp)
+    db.init_app(app)
+    records.init_app(app)
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_prefix=proxies)

@@ -128,12 +128,27 @@ def keep_playing():
 
 @bp.get("/game/hint")
 def hint():
-    """The solver's move for the current game: the session's lock allows one search at a time."""
+    """The solver's move for the current game: the session's lock allows one search at a time.
+
+    The game counts its hints: a record of it shows it was assisted.
+    """
     game = existing_game()
     if game.over or game.waiting:
         raise ApiError(409, "game_finished", "the game is finished: there is nothing to hint", state=game.to_state())
     suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]), current_app.instance_path)
+    game.hints += 1
+    save_game(game)
     return suggestion.to_dict()
+
+
+@bp.post("/game/autoplay")
+def autoplay():
+    """The page says auto-play is about to move in this game: a record of it shows it was assisted."""
+    json_object()
+    game = existing_game()
+    game.autoplay = True
+    save_game(game)
+    return game.to_state()
 
 
 def existing_game():

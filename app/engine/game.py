@@ -2,21 +2,27 @@
 
 All randomness derives from the game's ``seed``: the start tiles use
 random.Random(f"{seed}:start") and the spawn after valid move number n
-(counting from 1) uses random.Random(f"{seed}:{n}"). So ``seed`` and the moves
-played are the game's whole random state, and a record is small JSON.
+(counting from 1) uses random.Random(f"{seed}:{n}"). So ``seed``, the state the
+game started from and the directions of its valid moves replay it exactly: the
+game keeps them (the directions packed, see record.py), and with them what helped
+the player (hints, auto-play), so that a record of it can be checked.
 """
 
 import random
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .animation import slide_tiles
 from .board import max_tile, unpack
-from .errors import GameFinished, UnknownDirection
+from .errors import GameFinished, InvalidState, UnknownDirection
 from .moves import DIRECTIONS, is_over, move
+from .record import Directions
 from .rules import WIN_TILE
 from .spawn import spawn, start_board
-from .state import MAX_MOVES, MAX_SCORE, check_seed, parse_state
+from .state import MAX_MOVES, MAX_SCORE, STATE_KEYS, check_bool, check_count, check_seed, parse_state
+
+# What a stored game holds besides its state and seed.
+RECORD_KEYS = frozenset({"seed_chosen", "start", "directions", "hints", "autoplay"})
 
 
 def _seed_or_fresh(seed: int | None) -> int:
@@ -54,11 +60,17 @@ class Game:
     keep_playing: bool = False
     moves: int = 0
     seed: int
+    seed_chosen: bool = False  # by the client, not the server
+    start: dict | None = None  # the state a restored game started from; None for a new game
+    directions: Directions = field(default_factory=Directions)
+    hints: int = 0
+    autoplay: bool = False
 
     @classmethod
     def new(cls, seed: int | None = None) -> "Game":
+        chosen = seed is not None
         seed = _seed_or_fresh(seed)
-        return cls(board=start_board(_rng(seed, "start")), seed=seed)
+        return cls(board=start_board(_rng(seed, "start")), seed=seed, seed_chosen=chosen)
 
     @classmethod
     def from_state(cls, state: dict, seed: int | None = None) -> "Game":
@@ -66,12 +78,51 @@ class Game:
 
         Without a seed its tiles to come are as unpredictable as a new game's.
         """
-        return cls(**parse_state(state), seed=_seed_or_fresh(seed))
+        game = cls(**parse_state(state), seed=_seed_or_fresh(seed), seed_chosen=seed is not None)
+        game.start = game.start_state()
+        return game
 
     @classmethod
     def from_record(cls, record: dict) -> "Game":
-        """Game from the server's stored copy (a state plus ``seed``)."""
-        return cls(**parse_state(record, with_seed=True))
+        """Game from the server's stored copy (``to_record``).
+
+        A copy stored before games kept their moves replays from its current state on.
+        """
+        if not isinstance(record, dict):
+            raise InvalidState("a stored game must be an object")
+        game = cls(**parse_state({k: v for k, v in record.items() if k not in RECORD_KEYS}, with_seed=True))
+        if RECORD_KEYS.isdisjoint(record):
+            game.start = game.start_state()
+            return game
+        missing = RECORD_KEYS - record.keys()
+        if missing:
+            raise InvalidState(f"missing keys: {', '.join(sorted(missing))}")
+        game.seed_chosen = check_bool("seed_chosen", record["seed_chosen"])
+        game.start = None if record["start"] is None else cls.from_state(record["start"]).start
+        game.directions = Directions.from_text(record["directions"])
+        game.hints = check_count("hints", record["hints"])
+        game.autoplay = check_bool("autoplay", record["autoplay"])
+        return game
+
+    @classmethod
+    def replay(cls, seed: int, start: dict | None, directions) -> "Game":
+        """The game that ``seed``, the ``start`` state (None: a new game) and ``directions`` make.
+
+        Raises InvalidState when a direction does not move the board: no game played it.
+        """
+        *_, game = cls.replaying(seed, start, directions)
+        return game
+
+    @classmethod
+    def replaying(cls, seed: int, start: dict | None, directions):
+        """As ``replay``, one position at a time: the same game, before each move and after the last."""
+        game = cls.new(seed) if start is None else cls.from_state(start, seed)
+        yield game
+        for number, direction in enumerate(directions, 1):
+            game.keep_playing = game.won  # a move after the win means the player kept playing
+            if not game.advance(direction):
+                raise InvalidState(f"move {number} ({direction}) does not change the board")
+            yield game
 
     @property
     def over(self) -> bool:
@@ -91,15 +142,24 @@ class Game:
         if self.waiting:
             raise GameFinished(f"{WIN_TILE} reached: choose keep playing or start a new game")
         tiles = slide_tiles(self.board, direction)
+        advanced = self.advance(direction)
+        if advanced is None:
+            return MoveOutcome(moved=False, gained=0, tiles=tiles, spawned=None)
+        gained, spawned = advanced
+        return MoveOutcome(moved=True, gained=gained, tiles=tiles, spawned=spawned)
+
+    def advance(self, direction: str) -> tuple[int, dict] | None:
+        """The move itself, kept in ``directions``: the points gained and the tile spawned, or
+        None if nothing moved."""
         board, gained = move(self.board, direction)
         if board == self.board:
-            return MoveOutcome(moved=False, gained=0, tiles=tiles, spawned=None)
+            return None
         self.moves = min(self.moves + 1, MAX_MOVES)  # a restored game at its bounds plays on
         self.score = min(self.score + gained, MAX_SCORE)
         self.won = self.won or max_tile(board) >= WIN_TILE
         self.board, (row, col), value = spawn(board, _rng(self.seed, self.moves))
-        spawned = {"row": row, "col": col, "value": value}
-        return MoveOutcome(moved=True, gained=gained, tiles=tiles, spawned=spawned)
+        self.directions.append(direction)
+        return gained, {"row": row, "col": col, "value": value}
 
     def keep_going(self) -> None:
         """Carry on past 2048; only a won game that is not over can."""
@@ -119,5 +179,30 @@ class Game:
             "moves": self.moves,
         }
 
+    def start_state(self) -> dict:
+        """The state as a restore gives it: ``over`` is always recomputed."""
+        return {key: value for key, value in self.to_state().items() if key in STATE_KEYS}
+
+    @property
+    def verified(self) -> bool:
+        """Played on the server from its first move, on a seed the server chose, and its seed
+        and directions replay to exactly this board and score."""
+        if self.start is not None or self.seed_chosen:
+            return False
+        replayed = Game.replay(self.seed, None, self.directions)
+        return (replayed.board, replayed.score) == (self.board, self.score)
+
+    @property
+    def assisted(self) -> bool:
+        return self.hints > 0 or self.autoplay
+
     def to_record(self) -> dict:
-        return {**self.to_state(), "seed": self.seed}
+        return {
+            **self.to_state(),
+            "seed": self.seed,
+            "seed_chosen": self.seed_chosen,
+            "start": self.start,
+            "directions": self.directions.to_text(),
+            "hints": self.hints,
+            "autoplay": self.autoplay,
+        }

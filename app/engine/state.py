@@ -15,7 +15,8 @@ OPTIONAL_KEYS = frozenset({"over"})  # accepted for round trips, always recomput
 # grow by 2 (each move adds a tile) before it passes 2 * MAX_TILE. Play never goes past them.
 MAX_SCORE = sum((k - 1) << k for k in range(2, MAX_EXPONENT + 1))
 MAX_MOVES = MAX_TILE
-COUNT_LIMITS = {"score": MAX_SCORE, "moves": MAX_MOVES}
+# Hints are the server's own count (a record shows them); any count JSON carries exactly will do.
+COUNT_LIMITS = {"score": MAX_SCORE, "moves": MAX_MOVES, "hints": 2**53 - 1}
 SEED_LIMIT = 2**63
 
 
@@ -51,7 +52,7 @@ def check_count(name: str, value) -> int:
     return value
 
 
-def _check_bool(name: str, value) -> bool:
+def check_bool(name: str, value) -> bool:
     if not isinstance(value, bool):
         raise InvalidState(f"{name} must be true or false, got {_shown(value)}")
     return value
@@ -88,12 +89,12 @@ def parse_state(state, *, with_seed: bool = False) -> dict:
     fields = {
         "board": _check_board(state["board"]),
         "score": check_count("score", state["score"]),
-        "won": _check_bool("won", state["won"]),
-        "keep_playing": _check_bool("keep_playing", state["keep_playing"]),
+        "won": check_bool("won", state["won"]),
+        "keep_playing": check_bool("keep_playing", state["keep_playing"]),
         "moves": check_count("moves", state["moves"]),
     }
     if "over" in state:
-        _check_bool("over", state["over"])
+        check_bool("over", state["over"])
     if fields["keep_playing"] and not fields["won"]:
         raise InvalidState("keep_playing can only be true once the game is won")
     if max_tile(fields["board"]) >= WIN_TILE and not fields["won"]:

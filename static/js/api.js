@@ -77,6 +77,7 @@ export function createApi(root = '/api') {
     move: (directions, moves, id) => request('POST', '/game/moves', { directions, moves, id }),
     keepPlaying: () => request('POST', '/game/keep-playing', {}),
     hint: () => request('GET', '/game/hint'),
+    autoplay: () => request('POST', '/game/autoplay', {}),
   };
 }
 

@@ -11,7 +11,7 @@ import { isFinished } from './server.js';
 // Pause after each auto-played move has finished animating.
 const PAUSES = { slow: 600, normal: 200, fast: 0 };
 
-export function createAssist(elements, { game, messages, announcer }) {
+export function createAssist(elements, { game, api, messages, announcer }) {
   const { hint, autoplay, speed, arrow } = elements;
   let playing = false;
   let run = 0; // bumped on every stop, so a loop or hint from before a stop goes quiet
@@ -95,6 +95,7 @@ export function createAssist(elements, { game, messages, announcer }) {
     if (!state || isFinished(state)) return;
     playing = true;
     run += 1;
+    api.autoplay().catch(() => {}); // the hints it asks for are counted anyway
     hideArrow();
     autoplay.setAttribute('aria-pressed', 'true');
     announcer.say(messages.autoplayOn);

@@ -4,6 +4,7 @@ import { createApi } from './api.js';
 import { createGame } from './game.js';
 import { bindKeyboard, bindSwipe } from './input.js';
 import { Announcer, BoardTable, BoardView, Notice, Overlay, ScoreView } from './render.js';
+import { isFinished } from './server.js';
 import * as storage from './storage.js';
 
 const $ = (id) => document.getElementById(id);
@@ -106,12 +107,29 @@ let assist = null;
 const solver = () => {
   assist ??= import('./assist.js').then(({ createAssist }) => createAssist(
     { hint: $('hint'), autoplay: $('autoplay'), speed: $('autoplay-speed'), arrow: $('hint-arrow') },
-    { game, messages, announcer },
+    { game, api, messages, announcer },
   ));
   return assist;
 };
 $('hint').addEventListener('click', () => solver().then((a) => a.showHint()));
 $('autoplay').addEventListener('click', () => solver().then((a) => a.toggleAutoplay()));
+// Share or review: loaded lazily, opened when the game ends.
+const recordMenu = $('record-menu');
+let records = null;
+const recordMenuModule = () => (records ??= import('./records.js').then((m) => m.createRecordMenu(recordMenu, game)));
+recordMenu.addEventListener('toggle', recordMenuModule, { once: true });
+// Clicked before the module is loaded, a button still acts once it is.
+recordMenu.addEventListener('click', (event) => {
+  const button = event.target.closest('button[data-action]');
+  if (button) recordMenuModule().then((menu) => menu.save(button.dataset.action));
+});
+recordMenu.querySelector('form').addEventListener('submit', (event) => {
+  event.preventDefault(); // Enter in the name field shares
+  recordMenuModule().then((menu) => menu.save('share'));
+});
+game.onStateChange((state) => {
+  if (isFinished(state)) recordMenu.open = true;
+});
 
 // Other windows of this session: when one saves a game, or this one comes back into view or
 // focus, ask the server whether its game is still the one shown (no polling).

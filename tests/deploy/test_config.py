@@ -208,6 +208,24 @@ def test_compose_app_is_a_scalable_redis_client(services):
     assert app.get("build") in (".", {"context": "."}) or app["build"].get("context") == "."
 
 
+def test_compose_postgres_holds_the_records_persistently_with_a_password_from_the_environment(services):
+    postgres = services["postgres"]
+    assert postgres["image"].split(":")[0] in ("postgres", "docker.io/library/postgres")
+    assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
+    mounts = [v for v in postgres["volumes"] if isinstance(v, str)]
+    named = [v.split(":")[0] for v in mounts if v.endswith(":/var/lib/postgresql/data")]
+    assert named and named[0] in (compose.load().get("volumes") or {}), "PostgreSQL keeps its data in a named volume"
+    assert "ports" not in postgres, "only the app replicas reach the database"
+    env = compose.environment(postgres)
+    with pytest.raises(compose.MissingVariable):
+        compose.interpolate(env["POSTGRES_PASSWORD"], {})
+    variables = {"POSTGRES_PASSWORD": "s3cret"}
+    url = compose.interpolate(compose.environment(services["app"])["FLASK_SQLALCHEMY_DATABASE_URI"], variables)
+    user, database = compose.interpolate(env["POSTGRES_USER"], {}), compose.interpolate(env["POSTGRES_DB"], {})
+    assert url == f"postgresql+psycopg://{user}:s3cret@postgres:5432/{database}"
+    assert services["app"]["depends_on"]["postgres"]["condition"] == "service_healthy"
+
+
 def test_compose_proxy_is_official_nginx_with_our_config(services):
     proxy = services["proxy"]
     image = proxy["image"]

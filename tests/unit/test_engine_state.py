@@ -71,14 +71,23 @@ def test_to_state_has_exactly_the_documented_keys():
     state = game.to_state()
     assert set(state) == {"board", "score", "won", "over", "keep_playing", "moves"}
     assert [len(row) for row in state["board"]] == [4, 4, 4, 4]
-    assert game.to_record() == {**state, "seed": 11}
+    assert game.to_record() == {
+        **state,
+        "seed": 11,
+        "seed_chosen": True,
+        "start": None,
+        "directions": "0:",
+        "hints": 0,
+        "autoplay": False,
+    }
     assert len(json.dumps(game.to_record())) < 300
 
 
 @unhurried
 @given(games())
 def test_states_and_records_round_trip(game):
-    assert Game.from_state(game.to_state(), game.seed) == game
+    restored = Game.from_state(game.to_state(), game.seed)
+    assert (restored.to_state(), restored.seed, restored.start) == (game.to_state(), game.seed, game.start_state())
     assert Game.from_record(game.to_record()) == game
     assert Game.from_record(json.loads(json.dumps(game.to_record()))) == game
 

@@ -1,0 +1,119 @@
+"""The records database: SQLAlchemy models, migrations applied at start, outages answered 503.
+
+SQLite in the instance folder by default, so a single container needs nothing else;
+PostgreSQL (``FLASK_SQLALCHEMY_DATABASE_URI``) when replicas share the records. The schema
+is Alembic's (Flask-Migrate, app/migrations), brought up to date when the app starts, or,
+if the database was down then, on the first request that needs it.
+"""
+
+import logging
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+
+from flask import current_app, g
+from flask_migrate import Migrate, upgrade
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, LargeBinary, String
+from sqlalchemy.exc import InterfaceError, OperationalError, ProgrammingError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .errors import respond
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+# What a database that is down, unreachable or not yet migrated raises.
+UNAVAILABLE = (OperationalError, InterfaceError, ProgrammingError)
+
+db = SQLAlchemy()
+migrate = Migrate(directory=str(MIGRATIONS))
+_schema_lock = threading.Lock()
+
+
+def utc_now():
+    return datetime.now(UTC)
+
+
+class Record(db.Model):
+    """A saved game: what the API shows of it, and the seed, start and directions that replay it."""
+
+    __tablename__ = "records"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(24))
+    score: Mapped[int] = mapped_column(BigInteger)
+    max_tile: Mapped[int] = mapped_column(Integer)
+    moves: Mapped[int] = mapped_column(BigInteger)
+    verified: Mapped[bool] = mapped_column(Boolean)
+    hints: Mapped[int] = mapped_column(BigInteger)
+    autoplay: Mapped[bool] = mapped_column(Boolean)
+    finished: Mapped[bool] = mapped_column(Boolean)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    start: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    directions: Mapped[bytes] = mapped_column(LargeBinary)  # packed two bits a move (engine/record.py)
+    direction_count: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (Index("records_hall_of_fame", "verified", "score"),)
+
+    @property
+    def assisted(self) -> bool:
+        return self.hints > 0 or self.autoplay
+
+
+class Review(db.Model):
+    """The solver's view of one position of a record: kept, so no position is analysed twice."""
+
+    __tablename__ = "reviews"
+
+    record_id: Mapped[str] = mapped_column(ForeignKey("records.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)  # moves played before it
+    best: Mapped[str] = mapped_column(String(5))
+    loss: Mapped[float] = mapped_column(Float)
+    scores: Mapped[dict] = mapped_column(JSON)
+    mistake: Mapped[str | None] = mapped_column(String(16), nullable=True)  # the strategy advice it breaks
+
+
+def init_app(app):
+    """Default to SQLite in the instance folder; bring the schema up to date if the database answers."""
+    app.config.setdefault("SQLALCHEMY_DATABASE_URI", f"sqlite:///{Path(app.instance_path) / 'records.db'}")
+    options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        # Fail fast when PostgreSQL is down: records answer 503 and the game plays on.
+        options.setdefault("connect_args", {"connect_timeout": 3})
+    db.init_app(app)
+    migrate.init_app(app, db)
+    for unavailable in UNAVAILABLE:
+        app.register_error_handler(unavailable, database_unavailable)
+    with app.app_context():
+        try:
+            migrate_schema()
+        except UNAVAILABLE:
+            log.warning("records database unavailable at start; its schema is brought up to date later", exc_info=True)
+
+
+def database_unavailable(error):
+    """The records are out of reach; the game, kept in the session store, plays on."""
+    log.warning("records database unavailable: %s", error)
+    db.session.rollback()
+    response = respond(503, "records_unavailable", "the records are unavailable; try again shortly")
+    response.headers["Retry-After"] = "10"
+    return response
+
+
+def migrate_schema():
+    """Apply Alembic's migrations once per process (env.py serialises replicas on PostgreSQL)."""
+    app = current_app._get_current_object()
+    with _schema_lock:
+        if app.extensions.get("records_schema_ready"):
+            return
+        upgrade(directory=str(MIGRATIONS))
+        app.extensions["records_schema_ready"] = True
+
+
+def ensure_schema():
+    """Before a request that uses the records: the migrations that could not run at start."""
+    if not current_app.extensions.get("records_schema_ready") and not g.get("records_schema_tried"):
+        g.records_schema_tried = True
+        migrate_schema()

@@ -1,0 +1,82 @@
+"""The directions of a game's valid moves, packed two bits a move.
+
+A game's record is its seed, the state it started from and these directions: enough
+to replay it exactly. Packed, a game of 100,000 moves takes 25 kB; as text (one letter
+a move, ``u d l r``) it is what the API shows and accepts.
+
+Every move adds at least a 2 to the board's sum, which can never pass 16 * MAX_TILE, so
+no game, not even one restored at its move count's bound, plays more than MAX_DIRECTIONS
+valid moves after its start: the record is bounded by the rules.
+"""
+
+import base64
+import binascii
+
+from .board import MAX_TILE, SIZE
+from .errors import InvalidState
+from .moves import DIRECTIONS
+
+LETTERS = "".join(direction[0] for direction in DIRECTIONS)
+CODE = {direction: code for code, direction in enumerate(DIRECTIONS)}
+MAX_DIRECTIONS = SIZE * SIZE * MAX_TILE // 2
+PER_BYTE = 4
+
+
+class Directions:
+    """An append-only list of directions, four to a byte."""
+
+    __slots__ = ("count", "packed")
+
+    def __init__(self, packed: bytes = b"", count: int = 0):
+        self.packed = bytearray(packed)
+        self.count = count
+
+    def append(self, direction: str) -> None:
+        slot = self.count % PER_BYTE
+        if not slot:
+            self.packed.append(0)
+        self.packed[-1] |= CODE[direction] << (2 * slot)
+        self.count += 1
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self):
+        for index in range(self.count):
+            yield DIRECTIONS[self.packed[index // PER_BYTE] >> (2 * (index % PER_BYTE)) & 3]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Directions) and (self.count, self.packed) == (other.count, other.packed)
+
+    def to_letters(self) -> str:
+        return "".join(direction[0] for direction in self)
+
+    @classmethod
+    def from_letters(cls, letters) -> "Directions":
+        if not isinstance(letters, str) or len(letters) > MAX_DIRECTIONS or letters.strip(LETTERS):
+            raise InvalidState(f"directions must be a string of at most {MAX_DIRECTIONS} letters from {LETTERS!r}")
+        directions = cls()
+        by_letter = {direction[0]: direction for direction in DIRECTIONS}
+        for letter in letters:
+            directions.append(by_letter[letter])
+        return directions
+
+    def to_text(self) -> str:
+        """Compact text for the session: ``count:base64``."""
+        return f"{self.count}:{base64.b64encode(self.packed).decode()}"
+
+    @classmethod
+    def from_text(cls, text) -> "Directions":
+        try:
+            count, encoded = text.split(":")
+            packed = base64.b64decode(encoded, validate=True)
+            count = int(count)
+        except (AttributeError, ValueError, binascii.Error):
+            raise InvalidState("directions must be text as Directions.to_text writes it") from None
+        return cls.from_bytes(packed, count)
+
+    @classmethod
+    def from_bytes(cls, packed: bytes, count: int) -> "Directions":
+        if not 0 <= count <= MAX_DIRECTIONS or len(packed) != -(-count // PER_BYTE):
+            raise InvalidState(f"{len(packed)} bytes cannot hold {count} directions")
+        return cls(packed, count)

@@ -1,0 +1,135 @@
+"""The solver's review of a record: at each position, its move and what the played move lost.
+
+A review runs on demand, one range of positions per request, each position within the
+solver's time budget, so a request is bounded however long the game; results are kept
+in the database, so no position of a game is analysed twice. Where a costly move breaks
+one of the strategy page's four pieces of advice, the review names it.
+"""
+
+from flask import current_app
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from . import hints
+from .db import Record, Review, db
+from .engine import DIRECTIONS, Game, move
+from .engine.board import SIZE, exponent_grid, exponents
+from .engine.record import Directions
+
+# The strategy page's four mistakes (the ids of its list items), checked in this order.
+CORNER, TRAPPED, MERGES, FULL = "directions", "trapped", "merges", "full"
+NEARLY_FULL = 3  # empty cells: "two or three left"
+TRAPPED_GAP = 3  # a tile is trapped among neighbours at least 2**3 times its size
+LETTER_DIRECTIONS = {direction[0]: direction for direction in DIRECTIONS}
+
+
+def directions_of(record: Record) -> Directions:
+    return Directions.from_bytes(record.directions, record.direction_count)
+
+
+def positions(record: Record, stop: int | None = None) -> list[tuple[int, int]]:
+    """(board, score) before each move of the record, and after the last; up to ``stop`` only."""
+    directions = list(directions_of(record))[:stop]
+    return [(game.board, game.score) for game in Game.replaying(record.seed, record.start, directions)]
+
+
+def review_range(record: Record, first: int) -> list[Review]:
+    """The reviews of positions ``first`` to ``first + REVIEW_RANGE - 1``, analysing those not kept yet."""
+    size = int(current_app.config["REVIEW_RANGE"])
+    last = min(first + size, record.direction_count)
+    kept = {review.position: review for review in stored(record.id, first, last)}
+    missing = [position for position in range(first, last) if position not in kept]
+    if missing:
+        boards = positions(record, last)
+        played = list(directions_of(record))
+        budget = float(current_app.config["REVIEW_BUDGET_MS"])
+        fresh = []
+        try:  # the solver may be busy with someone's hint (429): what is done by then is kept
+            for position in missing:
+                fresh.append(analyse(record.id, position, boards[position][0], played[position], budget))
+        finally:
+            keep(fresh)
+        kept = {review.position: review for review in stored(record.id, first, last)}
+    return [kept[position] for position in range(first, last)]
+
+
+def keep(reviews: list[Review]) -> None:
+    db.session.add_all(reviews)
+    try:
+        db.session.commit()
+    except IntegrityError:  # another request kept the same positions first: theirs stand
+        db.session.rollback()
+
+
+def stored(record_id: str, first: int, last: int) -> list[Review]:
+    query = select(Review).where(Review.record_id == record_id, Review.position >= first, Review.position < last)
+    return list(db.session.scalars(query))
+
+
+def biggest_mistakes(record_id: str, limit: int) -> list[Review]:
+    query = (
+        select(Review)
+        .where(Review.record_id == record_id, Review.loss > 0)
+        .order_by(Review.loss.desc(), Review.position)
+        .limit(limit)
+    )
+    return list(db.session.scalars(query))
+
+
+def analysed(record_id: str) -> int:
+    return db.session.query(Review).filter_by(record_id=record_id).count()
+
+
+def analyse(record_id: str, position: int, board: int, played: str, budget_ms: float) -> Review:
+    suggestion = hints.suggest(board, budget_ms, current_app.instance_path)
+    scores = suggestion.scores
+    loss = round(max(0.0, scores[suggestion.direction] - scores[played]), 3)  # rounding drops float noise
+    mistake = broken_advice(board, played, suggestion.direction) if loss > 0 else None
+    return Review(record_id=record_id, position=position, best=suggestion.direction, loss=loss, scores=scores,
+                  mistake=mistake)  # fmt: skip
+
+
+def broken_advice(board: int, played: str, best: str) -> str | None:
+    """Which of the strategy page's four mistakes the played move (not the solver's) makes, if any."""
+    after, gained = move(board, played)
+    best_after, best_gained = move(board, best)
+    if largest_in_corner(board) and not largest_in_corner(after) and largest_in_corner(best_after):
+        return CORNER
+    if trapped_tiles(after) > max(trapped_tiles(board), trapped_tiles(best_after)):
+        return TRAPPED
+    if gained > best_gained:
+        return MERGES
+    if exponents(board).count(0) <= NEARLY_FULL:
+        return FULL
+    return None
+
+
+def largest_in_corner(board: int) -> bool:
+    grid = exponent_grid(board)
+    largest = max(map(max, grid))
+    return largest in (grid[0][0], grid[0][-1], grid[-1][0], grid[-1][-1])
+
+
+def trapped_tiles(board: int) -> int:
+    """Small tiles walled in: every neighbour at least 2**TRAPPED_GAP times larger."""
+    grid = exponent_grid(board)
+    count = 0
+    for r in range(SIZE):
+        for c in range(SIZE):
+            value = grid[r][c]
+            around = [grid[r + dr][c + dc] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                      if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE]  # fmt: skip
+            count += bool(value) and all(other >= value + TRAPPED_GAP for other in around)
+    return count
+
+
+def to_dict(review: Review, letter: str) -> dict:
+    """A review as the API shows it, with the direction played (``letter``, as in the record)."""
+    return {
+        "position": review.position,
+        "played": LETTER_DIRECTIONS[letter],
+        "best": review.best,
+        "loss": round(review.loss, 3),
+        "scores": review.scores,
+        "mistake": review.mistake,
+    }

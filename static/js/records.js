@@ -1,0 +1,76 @@
+// The game page's record menu: save the game under a name, then share its replay's link or open
+// its review. main.js loads this module when the menu first opens (by hand, or as the game ends).
+
+const NAME_KEY = '2048-record-name';
+
+function rememberedName() {
+  try {
+    return window.localStorage.getItem(NAME_KEY) || '';
+  } catch {
+    return '';
+  }
+}
+
+function rememberName(name) {
+  try {
+    window.localStorage.setItem(NAME_KEY, name);
+  } catch {
+    // private mode or no storage: the name is simply asked again next time
+  }
+}
+
+/**
+ * `menu`: the page's <details> holding the name form and a status line, messages in data-*.
+ * Its `save(action)` saves the game, then shows the link ("share") or opens the review ("review").
+ */
+export function createRecordMenu(menu, game) {
+  const form = menu.querySelector('form');
+  const name = form.querySelector('input');
+  const result = menu.querySelector('[role=status]');
+  const messages = menu.dataset;
+  const apiRoot = document.getElementById('board').dataset.apiRoot || '/api';
+  if (!name.value) name.value = rememberedName(); // unless typed while this module loaded
+
+  function say(text, link) {
+    result.replaceChildren(text);
+    if (link) {
+      const a = document.createElement('a');
+      a.href = link;
+      a.dataset.testid = 'record-link';
+      a.textContent = new URL(link, window.location.href).href;
+      result.append(' ', a);
+    }
+  }
+
+  async function post() {
+    await game.whenIdle(); // moves still on their way belong in the record
+    const response = await fetch(`${apiRoot}/records`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ name: name.value }),
+    });
+    if (response.ok) return response.json();
+    throw new Error(`saving the game: ${response.status}`);
+  }
+
+  async function save(action) {
+    if (!form.reportValidity()) return;
+    say('');
+    let saved;
+    try {
+      saved = await post();
+    } catch {
+      say(messages.failed);
+      return;
+    }
+    rememberName(name.value.trim());
+    if (action === 'review') {
+      window.location.assign(`${saved.url}#review`);
+    } else {
+      say(messages.shared, saved.url);
+    }
+  }
+
+  return { save };
+}

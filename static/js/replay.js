@@ -1,0 +1,136 @@
+// The replay page: a saved game's positions shown move by move (play/pause, step, speed, scrubber,
+// keyboard and swipes), with the solver's review of the position shown and of the whole game.
+//
+// The server sends every position; the page animates a step with the same slide prediction the
+// game page uses, then shows the next position, whose new tile appears.
+
+import { bindSwipe } from './input.js';
+import { BoardTable, BoardView } from './render.js';
+import { fetchJson, createReview } from './review.js';
+import { predictMove } from './slide.js';
+
+const PAUSES = { slow: 900, normal: 350, fast: 90 };
+const LETTERS = { u: 'up', d: 'down', l: 'left', r: 'right' };
+
+const $ = (id) => document.getElementById(id);
+const root = $('replay');
+const messages = JSON.parse($('messages').textContent);
+const apiRoot = `${root.dataset.apiRoot}/records/${root.dataset.record}`;
+const nf = new Intl.NumberFormat(document.documentElement.lang || undefined);
+const format = (n) => nf.format(n);
+const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, key) => values[key]);
+
+/** A board as the positions API sends it: 16 base-36 exponents in row order. */
+function decode(text) {
+  const cells = [...text].map((c) => (c === '0' ? 0 : 2 ** parseInt(c, 36)));
+  return [0, 4, 8, 12].map((i) => cells.slice(i, i + 4));
+}
+
+const view = new BoardView($('tiles'), { table: new BoardTable($('cells'), { empty: messages.empty, format }) });
+const scrubber = $('scrubber');
+const playButton = $('play');
+let boards = [];
+let scores = [];
+let directions = [];
+let position = 0;
+let timer = 0;
+
+const review = createReview({ apiRoot, messages, format, fill, strategyUrl: JSON.parse($('strategy-url').textContent),
+  elements: { move: $('review-move'), find: $('find-mistakes'), progress: $('review-progress'), list: $('mistakes') },
+  jump: (to) => show(to) });
+
+function describe() {
+  const score = format(scores[position]);
+  $('position').textContent = position === 0
+    ? fill(messages.start, { score })
+    : fill(messages.position, { move: format(position), moves: format(directions.length), score });
+}
+
+/** Show position `to`: animated when it is the next one, at once otherwise. */
+function show(to) {
+  const next = Math.max(0, Math.min(to, directions.length));
+  if (next === position + 1) {
+    view.slide(predictMove(boards[position], directions[position]).tiles);
+  }
+  position = next;
+  view.show(boards[position]);
+  scrubber.value = String(position);
+  describe();
+  review.showPosition(position, directions[position]);
+}
+
+function pause() {
+  clearTimeout(timer);
+  timer = 0;
+  playButton.textContent = messages.play;
+  playButton.setAttribute('aria-pressed', 'false');
+}
+
+function play() {
+  if (position >= directions.length) show(0);
+  playButton.textContent = messages.pause;
+  playButton.setAttribute('aria-pressed', 'true');
+  const tick = () => {
+    show(position + 1);
+    timer = position < directions.length ? setTimeout(tick, PAUSES[$('replay-speed').value] ?? PAUSES.normal) : 0;
+    if (!timer) pause();
+  };
+  timer = setTimeout(tick, 0);
+}
+
+const toggle = () => (timer ? pause() : play());
+const step = (by) => {
+  pause();
+  show(position + by);
+};
+
+function bindControls() {
+  playButton.addEventListener('click', toggle);
+  $('step-back').addEventListener('click', () => step(-1));
+  $('step-forward').addEventListener('click', () => step(1));
+  scrubber.addEventListener('input', () => {
+    pause();
+    show(Number(scrubber.value));
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest('input, select, textarea')) return;
+    const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), ' ': toggle,
+      Home: () => { pause(); show(0); }, End: () => { pause(); show(directions.length); } };
+    if (!keys[event.key] || (event.key === ' ' && event.target.closest('button'))) return;
+    event.preventDefault();
+    keys[event.key]();
+  });
+  bindSwipe($('board'), (direction) => {
+    if (direction === 'left') step(1);
+    if (direction === 'right') step(-1);
+  });
+  $('copy-link').addEventListener('click', async () => {
+    const link = $('share-link');
+    link.select();
+    try {
+      await navigator.clipboard.writeText(link.value);
+    } catch {
+      document.execCommand('copy');
+    }
+    $('review-progress').textContent = messages.copied;
+  });
+}
+
+async function start() {
+  try {
+    const [record, positions] = await Promise.all([fetchJson(apiRoot), fetchJson(`${apiRoot}/positions`)]);
+    directions = [...record.replay.directions].map((letter) => LETTERS[letter]);
+    boards = positions.boards.map(decode);
+    scores = positions.scores;
+  } catch {
+    $('position').textContent = messages.unavailable;
+    return;
+  }
+  bindControls();
+  view.show(boards[0], { replace: true });
+  show(0);
+  root.dataset.ready = 'true';
+  if (window.location.hash === '#review') review.findMistakes();
+}
+
+start();

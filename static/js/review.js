@@ -1,0 +1,123 @@
+// The solver's review on the replay page: the position shown, and the game's biggest mistakes.
+//
+// The server analyses one range of positions per request and keeps the results, so the page
+// asks for the range of the position shown, and "Find the biggest mistakes" walks the ranges in
+// turn: each request is short, and a game reviewed once is never analysed again.
+
+const RETRIES = 5;
+
+export async function fetchJson(url) {
+  for (let attempt = 0; ; attempt += 1) {
+    const response = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    if (response.ok) return response.json();
+    const wait = Number(response.headers.get('Retry-After'));
+    if (![429, 503].includes(response.status) || attempt >= RETRIES || !(wait >= 0)) {
+      throw new Error(`${url}: ${response.status}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 10) * 1000));
+  }
+}
+
+export function createReview({ apiRoot, messages, format, fill, strategyUrl, elements, jump }) {
+  const reviews = new Map(); // position -> the server's review of it
+  const loading = new Map(); // first position of a range -> its request
+  let shown = null;
+  let searching = false;
+
+  const name = (direction) => messages.directions[direction] || direction;
+  const points = (loss) => format(Math.round(loss));
+
+  function loadRange(first) {
+    if (!loading.has(first)) {
+      loading.set(first, fetchJson(`${apiRoot}/review?from=${first}`).then((body) => {
+        for (const item of body.reviews) reviews.set(item.position, item);
+        return body;
+      }).finally(() => loading.delete(first)));
+    }
+    return loading.get(first);
+  }
+
+  function describe(position) {
+    const item = reviews.get(position);
+    const text = [fill(messages.review, { played: name(item.played), best: name(item.best) })];
+    text.push(item.loss > 0 ? fill(messages.loss, { loss: points(item.loss) }) : messages.noLoss);
+    elements.move.textContent = text.join(' ');
+  }
+
+  /** The review of `position` (the move `played` from it), fetched with its range if need be. */
+  async function showPosition(position, played) {
+    shown = position;
+    if (!played) {
+      elements.move.textContent = messages.lastPosition;
+      return;
+    }
+    if (reviews.has(position)) {
+      describe(position);
+      return;
+    }
+    elements.move.textContent = messages.reviewing;
+    try {
+      await loadRange(position);
+    } catch {
+      if (shown === position) elements.move.textContent = messages.unavailable;
+      return;
+    }
+    if (shown === position && reviews.has(position)) describe(position);
+  }
+
+  function mistakeItem(item) {
+    const li = document.createElement('li');
+    const link = document.createElement('a');
+    link.href = `#position-${item.position + 1}`;
+    link.dataset.testid = 'mistake';
+    link.textContent = fill(messages.mistake, {
+      move: format(item.position + 1), played: name(item.played), best: name(item.best), loss: points(item.loss),
+    });
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      jump(item.position);
+    });
+    li.append(link);
+    if (item.mistake && messages.advice[item.mistake]) {
+      const advice = document.createElement('a');
+      advice.href = `${strategyUrl}#mistake-${item.mistake}`;
+      advice.className = 'mistake-advice';
+      advice.dataset.testid = 'mistake-advice';
+      advice.textContent = messages.advice[item.mistake];
+      li.append(' · ', advice);
+    }
+    return li;
+  }
+
+  async function showMistakes() {
+    const body = await fetchJson(`${apiRoot}/mistakes`);
+    elements.list.replaceChildren(...body.mistakes.map(mistakeItem));
+    elements.progress.textContent = body.analysed >= body.positions
+      ? `${messages.done}${body.mistakes.length ? '' : ` ${messages.noMistakes}`}`
+      : fill(messages.progress, { analysed: format(body.analysed), moves: format(body.positions) });
+    return body;
+  }
+
+  /** Review the game range by range from the start, updating the list as it goes. */
+  async function findMistakes() {
+    if (searching) return;
+    searching = true;
+    elements.find.setAttribute('aria-busy', 'true');
+    try {
+      let next = 0;
+      await showMistakes();
+      while (next !== null) {
+        next = (await loadRange(next)).next;
+        await showMistakes();
+      }
+    } catch {
+      elements.progress.textContent = messages.unavailable;
+    } finally {
+      searching = false;
+      elements.find.removeAttribute('aria-busy');
+    }
+  }
+
+  elements.find.addEventListener('click', findMistakes);
+  return { showPosition, findMistakes };
+}

@@ -1,0 +1,30 @@
+"""Playing and saving games through the test client."""
+
+import random
+
+from app.engine import DIRECTIONS
+
+
+def play(client, count, rng=None):
+    """Random moves until ``count`` valid ones or the end (keeping on past 2048); the state then."""
+    rng = rng or random.Random(3)
+    state = client.get("/api/game").get_json()
+    while state["moves"] < count and not state["over"]:
+        if state["won"] and not state["keep_playing"]:
+            state = client.post("/api/game/keep-playing", json={}).get_json()
+        state = client.post("/api/game/moves", json={"direction": rng.choice(DIRECTIONS)}).get_json()
+    state = client.get("/api/game").get_json()
+    del state["created"]
+    return state
+
+
+def save(client, name="Ann"):
+    reply = client.post("/api/records", json={"name": name})
+    assert reply.status_code == 201, reply.get_json()
+    return reply.get_json()["id"]
+
+
+def hall_of_fame(client, query=""):
+    reply = client.get(f"/api/records{query}")
+    assert reply.status_code == 200
+    return reply.get_json()["records"]

@@ -1,0 +1,205 @@
+"""/api/records: saving games, reading them back, the hall of fame, limits and outages.
+
+Every test runs twice: on SQLite in the instance folder (the default) and on a real
+PostgreSQL server that the tests start.
+"""
+
+import random
+import re
+from datetime import datetime
+
+import pytest
+
+from app.engine import DIRECTIONS, Game
+from tests.api.records.helpers import hall_of_fame, play, save
+from tests.postgres import postgres_server
+from tests.servers import HttpClient, gunicorn_server, play_move
+from tests.states import restorable_state
+
+
+def test_a_saved_game_reads_back_with_every_field(client):
+    state = play(client, 60)
+    reply = client.post("/api/records", json={"name": "  Ann Smith  "})
+    assert reply.status_code == 201
+    saved = reply.get_json()
+    assert saved["url"] == f"/records/{saved['id']}"
+    record = client.get(f"/api/records/{saved['id']}").get_json()
+    assert record["id"] == saved["id"]
+    assert record["name"] == "Ann Smith"
+    assert record["score"] == state["score"] and record["moves"] == state["moves"] == 60
+    assert record["max_tile"] == max(map(max, state["board"]))
+    assert (record["verified"], record["assisted"], record["finished"]) == (True, False, False)
+    assert datetime.fromisoformat(record["created"]).utcoffset().total_seconds() == 0
+    replay = record["replay"]
+    assert replay["start"] is None and len(replay["directions"]) == 60
+    assert set(record) == {"id", "name", "score", "max_tile", "moves", "verified", "assisted", "finished", "created",
+                           "replay"}  # fmt: skip
+
+
+def test_the_replay_of_a_verified_record_reproduces_the_game(client):
+    state = play(client, 150)
+    replay = client.get(f"/api/records/{save(client)}").get_json()["replay"]
+    by_letter = {direction[0]: direction for direction in DIRECTIONS}
+    game = Game.replay(replay["seed"], replay["start"], [by_letter[letter] for letter in replay["directions"]])
+    assert game.to_state() == state
+
+
+def test_a_finished_game_is_saved_as_finished(client):
+    rng = random.Random(11)
+    state = play(client, 10_000, rng)
+    assert state["over"]
+    record = client.get(f"/api/records/{save(client)}").get_json()
+    assert record["finished"] and record["verified"] and record["moves"] == state["moves"]
+
+
+def test_a_forged_state_never_becomes_verified_nor_enters_the_hall_of_fame(client):
+    forged = restorable_state(board=[[65536, 32768, 0, 0], [0] * 4, [0] * 4, [0] * 4], score=3_000_000, won=True,
+                              keep_playing=True, moves=5000)  # fmt: skip
+    assert client.put("/api/game", json=forged).status_code == 200
+    play(client, 20)
+    record = client.get(f"/api/records/{save(client, 'Mallory')}").get_json()
+    assert record["verified"] is False
+    assert record["replay"]["start"] == {key: forged[key] for key in ("board", "score", "won", "keep_playing", "moves")}
+    assert hall_of_fame(client) == []
+
+
+def test_a_game_on_a_seed_the_client_chose_is_not_verified(client):
+    client.post("/api/game", json={"seed": 123})
+    play(client, 30)
+    record = client.get(f"/api/records/{save(client)}").get_json()
+    assert record["verified"] is False and record["replay"]["seed"] == 123
+    assert hall_of_fame(client) == []
+
+
+def test_restoring_midway_makes_a_verified_game_unverified(client):
+    state = play(client, 10)
+    client.put("/api/game", json={key: state[key] for key in ("board", "score", "won", "keep_playing", "moves")})
+    assert client.get(f"/api/records/{save(client)}").get_json()["verified"] is False
+
+
+def test_hints_and_autoplay_make_a_game_assisted(client):
+    play(client, 5)
+    unassisted = save(client, "Solo")
+    assert client.get("/api/game/hint").status_code == 200
+    hinted = save(client, "Hinted")
+    client.post("/api/game", json={})
+    assert client.post("/api/game/autoplay", json={}).status_code == 200
+    autoplayed = save(client, "Robot")
+    assisted = {record["id"]: record["assisted"] for record in hall_of_fame(client)}
+    assert assisted == {unassisted: False, hinted: True, autoplayed: True}
+    assert [record["id"] for record in hall_of_fame(client, "?unassisted=1")] == [unassisted]
+
+
+def test_the_hall_of_fame_lists_verified_records_best_score_first(make_records_app):
+    app = make_records_app()
+    scores = {}
+    for count in (5, 40, 20):
+        client = app.test_client()
+        state = play(client, count)
+        scores[save(client)] = state["score"]
+    records = hall_of_fame(app.test_client())
+    assert [record["id"] for record in records] == sorted(scores, key=scores.get, reverse=True)
+    assert "replay" not in records[0]
+    assert len(hall_of_fame(app.test_client(), "?limit=2")) == 2
+
+
+@pytest.mark.parametrize("query", ["?limit=0", "?limit=101", "?limit=x", "?limit=-1", "?unassisted=yes"])
+def test_bad_hall_of_fame_queries_are_400(client, query):
+    reply = client.get(f"/api/records{query}")
+    assert reply.status_code == 400 and reply.get_json()["error"]["code"].startswith("invalid_")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"name": ""}, {"name": "   "}, {"name": "x" * 25}, {"name": "a\nb"}, {"name": "a\x00"}, {"name": "\u202eevil"},
+     {"name": 5}, {"name": None}, {}, {"name": "Ann", "score": 10**9}],
+)  # fmt: skip
+def test_bad_names_and_bodies_are_400_and_save_nothing(client, body):
+    play(client, 3)
+    reply = client.post("/api/records", json=body)
+    assert reply.status_code == 400
+    assert hall_of_fame(client) == []
+
+
+def test_names_are_kept_as_typed_up_to_24_characters(client):
+    play(client, 3)
+    for name in ("x" * 24, "<b>Žluťoučký kůň</b>", "🐉"):
+        assert client.get(f"/api/records/{save(client, name)}").get_json()["name"] == name
+
+
+def test_saving_without_a_game_is_404(client):
+    reply = client.post("/api/records", json={"name": "Ann"})
+    assert reply.status_code == 404 and reply.get_json()["error"]["code"] == "no_game"
+
+
+@pytest.mark.parametrize("record_id", ["AAAAAAAAAAAAAAAA", "short", "x" * 200, "AAAAAAAAAAAAAAA'"])
+def test_unknown_records_are_404(client, record_id):
+    reply = client.get(f"/api/records/{record_id}")
+    assert reply.status_code == 404 and reply.get_json()["error"]["code"] == "no_record"
+
+
+def test_record_ids_are_random_and_unguessable(client):
+    play(client, 2)
+    ids = [save(client) for _ in range(20)]
+    assert len(set(ids)) == 20
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{16}", record_id) for record_id in ids)  # 96 random bits
+
+
+def test_saves_are_limited_per_session_and_per_address(make_records_app):
+    limits = {"RECORD_SESSION_LIMIT": "2 per minute", "RECORD_ADDRESS_LIMIT": "3 per minute"}
+    app = make_records_app(RATELIMIT_ENABLED=True, **limits)
+    first, second = app.test_client(), app.test_client()
+    for player in (first, second):
+        play(player, 2)
+    assert [first.post("/api/records", json={"name": "A"}).status_code for _ in range(3)] == [201, 201, 429]
+    assert [second.post("/api/records", json={"name": "B"}).status_code for _ in range(2)] == [201, 429]
+    refused = second.post("/api/records", json={"name": "B"})
+    assert refused.get_json()["error"]["code"] == "too_many_requests" and "Retry-After" in refused.headers
+    assert len(hall_of_fame(first)) == 3
+
+
+def test_a_record_survives_a_restart_of_the_server(database, tmp_path):
+    """Two gunicorn workers migrate the same fresh database at start; a restart keeps the record."""
+    env = {"FLASK_INSTANCE_PATH": str(tmp_path / "instance"), "WEB_CONCURRENCY": "2"}
+    env |= {f"FLASK_{key}": value for key, value in database.items()}
+    with gunicorn_server(env=env) as server:
+        client = HttpClient(server.url)
+        assert client.get("/api/game").status == 200
+        for _ in range(3):
+            play_move(client)
+        saved = client.post("/api/records", json={"name": "Ann"})
+        assert saved.status == 201, saved.body
+    with gunicorn_server(env=env) as server:
+        record = HttpClient(server.url).get(f"/api/records/{saved.json()['id']}")
+        assert record.status == 200 and record.json()["moves"] == 3
+
+
+def test_with_the_database_down_records_are_503_and_the_game_plays_on(make_app, tmp_path):
+    app = make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path}/missing/folder/records.db")
+    client = app.test_client()
+    play(client, 2)
+    for reply in (client.post("/api/records", json={"name": "Ann"}), client.get("/api/records"),
+                  client.get("/api/records/AAAAAAAAAAAAAAAA")):  # fmt: skip
+        assert reply.status_code == 503
+        assert reply.get_json()["error"]["code"] == "records_unavailable" and int(reply.headers["Retry-After"]) > 0
+    moved = client.post("/api/game/moves", json={"directions": list(DIRECTIONS)})
+    assert moved.status_code == 200 and moved.get_json()["moves"] > 2
+
+
+def test_postgresql_going_down_and_up_again(make_app, tmp_path):
+    """Started while PostgreSQL is down, the app plays on; once it is up the schema is made and records work."""
+    with postgres_server() as server:
+        url = server.create_database("records")
+        server.stop()
+        app = make_app(SQLALCHEMY_DATABASE_URI=url)
+        client = app.test_client()
+        play(client, 4)
+        refused = client.post("/api/records", json={"name": "Ann"})
+        assert refused.status_code == 503 and "Retry-After" in refused.headers
+        server.start()
+        record_id = save(client)
+        server.stop()
+        assert client.get(f"/api/records/{record_id}").status_code == 503
+        assert client.post("/api/game/moves", json={"directions": list(DIRECTIONS)}).status_code == 200
+        server.start()
+        assert client.get(f"/api/records/{record_id}").get_json()["moves"] == 4

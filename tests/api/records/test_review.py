@@ -1,0 +1,86 @@
+"""The replay's positions and the solver's review of a record, range by range, never twice."""
+
+import pytest
+
+from app import hints
+from app.engine import DIRECTIONS, move, pack
+from tests.api.records.helpers import play, save
+
+RANGE = 10
+
+
+@pytest.fixture
+def client(make_records_app):
+    return make_records_app(REVIEW_RANGE=RANGE, REVIEW_BUDGET_MS=5).test_client()
+
+
+def board_of(text):
+    return [[0 if char == "0" else 2 ** int(char, 36) for char in text[row * 4:row * 4 + 4]] for row in range(4)]
+
+
+def test_positions_are_every_board_of_the_game(client):
+    state = play(client, 30)
+    record_id = save(client)
+    positions = client.get(f"/api/records/{record_id}/positions").get_json()
+    assert len(positions["boards"]) == len(positions["scores"]) == 31
+    assert board_of(positions["boards"][-1]) == state["board"] and positions["scores"][-1] == state["score"]
+    assert sum(map(bool, "".join(positions["boards"][0]).replace("0", ""))) == 2  # a new game's two tiles
+
+
+def test_a_review_range_shows_the_solvers_move_and_the_loss_of_the_played_one(client):
+    play(client, 25)
+    record_id = save(client)
+    letters = client.get(f"/api/records/{record_id}").get_json()["replay"]["directions"]
+    boards = client.get(f"/api/records/{record_id}/positions").get_json()["boards"]
+    reply = client.get(f"/api/records/{record_id}/review?from=10")
+    assert reply.status_code == 200
+    body = reply.get_json()
+    assert body["from"] == 10 and body["next"] == 20
+    assert [item["position"] for item in body["reviews"]] == list(range(10, 20))
+    for item in body["reviews"]:
+        board = pack(board_of(boards[item["position"]]))
+        assert item["played"][0] == letters[item["position"]]
+        assert move(board, item["best"])[0] != board and set(item["scores"]) <= set(DIRECTIONS)
+        assert item["loss"] == pytest.approx(item["scores"][item["best"]] - item["scores"][item["played"]], abs=1e-3)
+        assert item["mistake"] in (None, "directions", "trapped", "merges", "full")
+        assert item["mistake"] is None or item["loss"] > 0
+    last = client.get(f"/api/records/{record_id}/review?from=20").get_json()
+    assert [item["position"] for item in last["reviews"]] == list(range(20, 25)) and last["next"] is None
+
+
+def test_no_position_is_analysed_twice(client, monkeypatch):
+    play(client, 15)
+    record_id = save(client)
+    calls = []
+    suggest = hints.suggest
+    monkeypatch.setattr(hints, "suggest", lambda board, *args: calls.append(board) or suggest(board, *args))
+    first = client.get(f"/api/records/{record_id}/review?from=0").get_json()
+    assert len(calls) == RANGE
+    again = client.get(f"/api/records/{record_id}/review?from=0").get_json()
+    assert len(calls) == RANGE and again == first
+    client.get(f"/api/records/{record_id}/review?from=5")
+    assert len(calls) == 15  # only positions 10 to 14 were new
+
+
+def test_the_biggest_mistakes_come_costliest_first(client):
+    play(client, 20)
+    record_id = save(client)
+    before = client.get(f"/api/records/{record_id}/mistakes").get_json()
+    assert before == {"analysed": 0, "positions": 20, "mistakes": []}
+    reviews = client.get(f"/api/records/{record_id}/review?from=0").get_json()["reviews"]
+    after = client.get(f"/api/records/{record_id}/mistakes").get_json()
+    assert after["analysed"] == RANGE
+    expected = sorted((item for item in reviews if item["loss"] > 0), key=lambda item: -item["loss"])
+    assert after["mistakes"] == expected[:10]
+
+
+@pytest.mark.parametrize("query", ["?from=-1", "?from=x", "?from=20", "?from=99999999999999999999"])
+def test_bad_review_ranges_are_400(client, query):
+    play(client, 20)
+    reply = client.get(f"/api/records/{save(client)}/review{query}")
+    assert reply.status_code == 400 and reply.get_json()["error"]["code"] == "invalid_from"
+
+
+@pytest.mark.parametrize("path", ["positions", "review", "mistakes"])
+def test_unknown_records_have_no_review(client, path):
+    assert client.get(f"/api/records/AAAAAAAAAAAAAAAA/{path}").status_code == 404

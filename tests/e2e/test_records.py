@@ -1,0 +1,187 @@
+"""Records in the browser: sharing a game, watching its replay, the solver's review, the hall of fame."""
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import axe_violations, dom_board, load, put_game, server_state, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+# Only up and left move; after either, the board still has moves.
+OPEN_BOARD = [[0, 2, 4, 8], [2, 4, 8, 16], [4, 8, 16, 32], [8, 16, 32, 64]]
+
+
+@pytest.fixture(autouse=True)
+def _reduced_motion(request):
+    """axe judges colours as they are, not halfway through a tile's fade-in."""
+    if "page" in request.fixturenames:
+        request.getfixturevalue("page").emulate_media(reduced_motion="reduce")
+
+
+def play_keys(page, keys):
+    for key in keys:
+        page.keyboard.press(key)
+    wait_idle(page)
+
+
+def share(page, name="Ann"):
+    """Save the page's game from its record menu; the replay link it shows."""
+    menu = page.locator("#record-menu")
+    if not menu.evaluate("el => el.open"):
+        menu.locator("summary").click()
+    page.locator("#record-name").fill(name)
+    page.locator("[data-action=share]").click()
+    link = page.get_by_test_id("record-link")
+    expect(link).to_be_visible()
+    return link.get_attribute("href")
+
+
+def open_replay(page, url):
+    page.goto(url)
+    page.wait_for_function("() => document.querySelector('#replay')?.dataset.ready === 'true'")
+
+
+def test_sharing_a_game_gives_a_link_whose_replay_ends_on_the_same_board(page):
+    load(page)
+    play_keys(page, ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"] * 3)
+    state = server_state(page)
+    url = share(page, "<b>Ann</b>")
+    assert axe_violations(page) == []
+
+    open_replay(page, url)
+    expect(page.locator("h1")).to_have_text("Replay: <b>Ann</b>")  # shown as typed, never as markup
+    scrubber = page.get_by_test_id("scrubber")
+    assert int(scrubber.get_attribute("max")) == state["moves"]
+    assert page.get_by_test_id("share-link").input_value().endswith(url)
+    page.keyboard.press("End")
+    expect(page.get_by_test_id("position")).to_contain_text(f"Move {state['moves']} of {state['moves']}")
+    page.wait_for_timeout(400)  # the last slide's merged tiles are gone
+    assert dom_board(page) == state["board"]
+    assert axe_violations(page) == []
+
+
+def test_watching_steps_plays_pauses_and_scrubs(page):
+    put_game(page, OPEN_BOARD)
+    load(page)
+    play_keys(page, ["ArrowUp", "ArrowLeft", "ArrowUp", "ArrowLeft", "ArrowUp", "ArrowLeft"])
+    moves = server_state(page)["moves"]
+    open_replay(page, share(page))
+    position = page.get_by_test_id("position")
+    expect(position).to_contain_text("Start of the game")
+    assert dom_board(page) == OPEN_BOARD
+
+    page.get_by_test_id("step-forward").click()
+    expect(position).to_contain_text(f"Move 1 of {moves}")
+    page.keyboard.press("ArrowRight")
+    expect(position).to_contain_text(f"Move 2 of {moves}")
+    page.keyboard.press("ArrowLeft")
+    expect(position).to_contain_text(f"Move 1 of {moves}")
+    page.get_by_test_id("scrubber").fill("0")
+    expect(position).to_contain_text("Start of the game")
+
+    page.get_by_test_id("replay-speed").select_option("fast")
+    play = page.get_by_test_id("play")
+    play.click()
+    expect(position).to_contain_text(f"Move {moves} of {moves}")
+    expect(play).to_have_attribute("aria-pressed", "false")  # it stops at the end by itself
+    assert page.get_by_test_id("scrubber").input_value() == str(moves)
+
+
+def test_swiping_the_replay_board_steps(browser, base_url):
+    context = browser.new_context(has_touch=True, base_url=base_url)
+    page = context.new_page()
+    try:
+        load(page)
+        play_keys(page, ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"])
+        open_replay(page, share(page))
+        board = page.get_by_test_id("board")
+        box = board.bounding_box()
+        y = box["y"] + box["height"] / 2
+        page.evaluate(
+            """([x0, x1, y]) => {
+                const el = document.querySelector('[data-testid=board]');
+                const touch = (x) => new Touch({identifier: 1, target: el, clientX: x, clientY: y});
+                const send = (type, init) => el.dispatchEvent(
+                    new TouchEvent(type, {...init, bubbles: true, cancelable: true}));
+                send('touchstart', {touches: [touch(x0)]});
+                send('touchmove', {touches: [touch(x1)]});
+                send('touchend', {changedTouches: [touch(x1)]});
+            }""",
+            [box["x"] + box["width"] * 0.8, box["x"] + box["width"] * 0.2, y],
+        )
+        expect(page.get_by_test_id("position")).to_contain_text("Move 1 of")
+    finally:
+        context.close()
+
+
+def test_reviewing_a_game_lists_its_mistakes_with_the_advice_they_break(page):
+    load(page)
+    play_keys(page, ["ArrowDown", "ArrowRight", "ArrowUp", "ArrowLeft"] * 4)
+    menu = page.locator("#record-menu")
+    menu.locator("summary").click()
+    page.locator("#record-name").fill("Reviewer")
+    page.locator("[data-action=review]").click()
+    page.wait_for_url("**/records/*#review")
+    expect(page.get_by_test_id("review-progress")).to_have_text("Every move is reviewed.", timeout=30_000)
+    mistakes = page.get_by_test_id("mistake")
+    assert mistakes.count() >= 1
+    first = mistakes.first.inner_text()
+    assert "instead of" in first
+    mistakes.first.click()
+    move = int(first.split(":")[0].removeprefix("Move "))
+    expect(page.get_by_test_id("position")).to_contain_text(f"Move {move - 1} of")
+    expect(page.get_by_test_id("review-move")).to_contain_text("the solver would play")
+    assert axe_violations(page) == []
+    advice = page.get_by_test_id("mistake-advice")
+    for href in advice.evaluate_all("links => links.map(a => a.getAttribute('href'))"):
+        assert href.startswith("/strategy#mistake-")
+    if advice.count():  # the strategy page has the advice a mistake links to
+        href = advice.first.get_attribute("href")
+        page.goto(href)
+        assert page.locator(f"#{href.split('#')[1]}").count() == 1
+
+
+def test_the_record_menu_opens_when_the_game_ends(page):
+    # Right fills the last cell, next to an 8 and a 32: no move is left, whichever tile comes.
+    put_game(page, [[8, 16, 8, 16], [16, 8, 16, 8], [8, 16, 8, 16], [32, 64, 128, 0]])
+    load(page)
+    menu = page.locator("#record-menu")
+    assert not menu.evaluate("el => el.open")
+    page.keyboard.press("ArrowRight")
+    wait_idle(page)
+    assert server_state(page)["over"]
+    expect(menu).to_have_attribute("open", "")
+
+
+def test_the_hall_of_fame_lists_verified_games_only_and_filters_assisted_ones(page):
+    put_game(page, OPEN_BOARD, score=3_000_000)
+    load(page)
+    play_keys(page, ["ArrowUp"])
+    share(page, "Forger")
+    page.get_by_test_id("new-game").click()
+    page.locator("#confirm-new-game button[value=new]").click()  # the game in progress has moves
+    wait_idle(page)
+    play_keys(page, ["ArrowLeft", "ArrowUp", "ArrowRight"])
+    share(page, "Honest")
+    page.goto("/records")
+    rows = page.get_by_test_id("record-row")
+    names = rows.locator("td:nth-child(2)").all_inner_texts()
+    assert "Honest" in names and "Forger" not in names
+    assert axe_violations(page) == []
+    page.get_by_test_id("filter-unassisted").click()
+    expect(page.get_by_test_id("filter-unassisted")).to_have_attribute("aria-current", "page")
+    assert "Honest" in rows.locator("td:nth-child(2)").all_inner_texts()
+
+
+def test_the_replay_and_hall_of_fame_pages_speak_czech(page):
+    load(page)
+    play_keys(page, ["ArrowLeft", "ArrowUp"])
+    url = share(page, "Jana")
+    page.context.add_cookies([{"name": "lang", "value": "cs", "url": page.url}])
+    open_replay(page, url)
+    expect(page.locator("h1")).to_have_text("Záznam hry: Jana")
+    expect(page.get_by_test_id("position")).to_contain_text("Začátek hry")
+    expect(page.get_by_test_id("find-mistakes")).to_have_text("Najít největší chyby")
+    assert axe_violations(page) == []
+    page.goto("/records")
+    expect(page.locator("h1")).to_have_text("Síň slávy")
