@@ -3,7 +3,7 @@
 import subprocess
 from contextlib import contextmanager
 
-from tests.servers import free_port, gunicorn_server, local_argv
+from bench.servers import free_port, gunicorn_server, local_argv
 
 from . import dockerfile
 

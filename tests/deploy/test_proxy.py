@@ -15,18 +15,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.servers import (
-    NGINX,
-    FakeDns,
-    HttpClient,
-    free_port,
-    game_state,
-    listening_sockets,
-    nginx_proxy,
-    play_move,
-    redis_server,
-    wait_until,
-)
+from bench.client import HttpClient
+from bench.dns import FakeDns
+from bench.servers import NGINX, free_port, listening_sockets, nginx_proxy, redis_server, wait_until
+from tests.play import game_state, play_move
 
 from . import compose, image
 

@@ -9,7 +9,9 @@ from contextlib import ExitStack
 
 import pytest
 
-from tests.servers import HttpClient, game_state, play_move, redis_server, wait_until
+from bench.client import HttpClient
+from bench.servers import redis_server, wait_until
+from tests.play import game_state, play_move
 
 from . import image
 
