@@ -9,11 +9,10 @@ from contextlib import ExitStack
 
 import pytest
 
+from bench import image
 from bench.client import HttpClient
 from bench.servers import redis_server, wait_until
 from tests.play import game_state, play_move
-
-from . import image
 
 pytestmark = pytest.mark.slow
 
