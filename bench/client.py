@@ -2,6 +2,7 @@
 
 Every request opens a new connection (gunicorn's sync workers close them anyway), so with
 several workers requests land on whichever worker accepts them. No proxies, no redirects.
+A request that gets no whole answer raises OSError (ConnectionError for a reply cut short).
 """
 
 import http.client
@@ -59,10 +60,12 @@ class HttpClient:
             connection.request(method, target, body=body, headers=all_headers)
             reply = connection.getresponse()
             response = Response(reply.status, {k.lower(): v for k, v in reply.getheaders()}, reply.read())
-            self._keep_cookies(reply.headers.get_all("Set-Cookie") or [])
-            return response
+        except http.client.HTTPException as error:  # e.g. a reply cut short: the server died mid-answer
+            raise ConnectionError(f"{method} {target}: {error!r}") from error
         finally:
             connection.close()
+        self._keep_cookies(reply.headers.get_all("Set-Cookie") or [])
+        return response
 
     def _keep_cookies(self, set_cookie_headers):
         for header in set_cookie_headers:
@@ -90,5 +93,5 @@ def http_status(url, timeout=2):
     """The status of a GET, or None when nothing answers."""
     try:
         return HttpClient(timeout=timeout).get(url).status
-    except (OSError, http.client.HTTPException):
+    except OSError:
         return None

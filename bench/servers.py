@@ -79,11 +79,6 @@ def child_pids(pid):
     return []
 
 
-def group_pids(pgid):
-    """The live (not zombie) members of process group ``pgid``."""
-    return sorted(process.pid for process in _group(pgid))
-
-
 def group_cpu_seconds(pgid):
     """CPU time (user and system) used so far by the live members of process group ``pgid``."""
     total = 0.0
@@ -126,14 +121,11 @@ def local_argv(argv):
 class ManagedProcess:
     """A child process in its own process group, its output in a log file."""
 
-    def __init__(self, argv, *, env=None, cwd=None, log_path=None, name="process"):
+    def __init__(self, argv, *, log_path, env=None, cwd=None, name="process"):
         self.argv = [str(a) for a in argv]
         self.env = env
         self.cwd = cwd
         self.name = name
-        if log_path is None:
-            fd, log_path = tempfile.mkstemp(prefix=f"{name}-", suffix=".log")
-            os.close(fd)
         self.log_path = Path(log_path)
         self.popen = None
 
@@ -186,7 +178,7 @@ class ManagedProcess:
         with suppress(ProcessLookupError, PermissionError):
             os.killpg(self.popen.pid, signal.SIGKILL)
         code = self.wait(10)
-        wait_until(lambda: not group_pids(self.popen.pid), 10, message=f"{self.name} group gone")
+        wait_until(lambda: not any(_group(self.popen.pid)), 10, message=f"{self.name} group gone")
         return code
 
     def stop(self, timeout=10):
@@ -393,18 +385,10 @@ def nginx_proxy(site_conf, port, binary=NGINX, timeout=10):
         process = ManagedProcess([binary, "-e", "stderr", "-p", prefix, "-c", f"{prefix}/nginx.conf"],
                                  env=server_env(), log_path=Path(prefix) / "stderr.log", name="nginx").start()
         try:
-            wait_until(lambda: _listening(port) or not process.alive(), timeout, message="nginx listening")
+            wait_until(lambda: listening_sockets(port) or not process.alive(), timeout, message="nginx listening")
             if not process.alive():
                 raise RuntimeError(f"nginx exited:\n{process.tail()}")
             process.prefix = Path(prefix)
             yield process
         finally:
             process.stop()
-
-
-def _listening(port):
-    try:
-        with socket.create_connection((LOOPBACK, port), timeout=0.5):
-            return True
-    except OSError:
-        return False
