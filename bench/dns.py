@@ -1,14 +1,13 @@
-"""A UDP DNS stand-in on 127.0.0.1, for nginx's ``resolver`` in the proxy tests and benchmarks."""
+"""A DNS stand-in on 127.0.0.1 (dnslib's server), for nginx's ``resolver`` in the proxy tests and benchmarks."""
 
-import socket
-import struct
-import threading
+from dnslib import QTYPE, RCODE, RR, A
+from dnslib.server import BaseResolver, DNSLogger, DNSServer
 
 from bench.servers import LOOPBACK
 
 
-class FakeDns:
-    """A UDP DNS server on 127.0.0.1 answering A queries from ``records`` (name -> addresses).
+class FakeDns(BaseResolver):
+    """A UDP DNS server answering A queries from ``records`` (name -> addresses).
 
     Stands in for Docker's embedded DNS (127.0.0.11) so that nginx's ``resolver``
     configuration can be exercised; unknown names get NXDOMAIN, other types no answer.
@@ -18,52 +17,24 @@ class FakeDns:
         self.records = {k.lower().rstrip("."): list(v) for k, v in records.items()}
         self.ttl = ttl
         self.queries = []
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self._sock.bind((LOOPBACK, 0))
-        self._sock.settimeout(0.2)
-        self.port = self._sock.getsockname()[1]
-        self._stop = False
-        self._thread = None
+        self._server = DNSServer(self, port=0, address=LOOPBACK, logger=DNSLogger(logf=lambda _line: None))
+        self.port = self._server.server.server_address[1]
+
+    def resolve(self, request, handler):
+        name, qtype = str(request.q.qname).lower().rstrip("."), request.q.qtype
+        self.queries.append((name, qtype))
+        reply = request.reply()
+        addresses = self.records.get(name)
+        if addresses is None:
+            reply.header.rcode = RCODE.NXDOMAIN
+        elif qtype == QTYPE.A:
+            for address in addresses:
+                reply.add_answer(RR(request.q.qname, QTYPE.A, ttl=self.ttl, rdata=A(address)))
+        return reply
 
     def __enter__(self):
-        self._thread = threading.Thread(target=self._serve, name="fake-dns", daemon=True)
-        self._thread.start()
+        self._server.start_thread()
         return self
 
     def __exit__(self, *exc):
-        self._stop = True
-        self._thread.join(5)
-        self._sock.close()
-
-    def _serve(self):
-        while not self._stop:
-            try:
-                packet, peer = self._sock.recvfrom(512)
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            try:
-                self._sock.sendto(self._answer(packet), peer)
-            except (OSError, ValueError, IndexError):
-                continue
-
-    def _answer(self, packet):
-        ident, _flags, _qdcount = struct.unpack("!HHH", packet[:6])
-        labels, i = [], 12
-        while packet[i]:
-            labels.append(packet[i + 1 : i + 1 + packet[i]].decode("ascii", "replace"))
-            i += 1 + packet[i]
-        qtype, _qclass = struct.unpack("!HH", packet[i + 1 : i + 5])
-        question = packet[12 : i + 5]
-        name = ".".join(labels).lower()
-        self.queries.append((name, qtype))
-        addresses = self.records.get(name)
-        if addresses is None:
-            return struct.pack("!HHHHHH", ident, 0x8183, 1, 0, 0, 0) + question
-        answers = b""
-        if qtype == 1:  # A
-            for address in addresses:
-                answers += struct.pack("!HHHIH", 0xC00C, 1, 1, self.ttl, 4) + socket.inet_aton(address)
-        count = len(addresses) if qtype == 1 else 0
-        return struct.pack("!HHHHHH", ident, 0x8180, 1, count, 0, 0) + question + answers
+        self._server.stop()
