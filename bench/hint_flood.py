@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from functools import partial
 
-from bench.load import DIRECTIONS, Session, timed
+from bench.load import DIRECTIONS, player_client, timed
 
 FLOODER = "127.0.0.2"
 LATE_GAME = {
@@ -56,13 +56,14 @@ def flood(flooders, stop, answers, patient):
     def work(flooder):
         while not stop.is_set():
             try:
-                status, payload = flooder.request("GET", "/api/game/hint")
+                hint = flooder.request("GET", "/api/game/hint")
+                status = hint.status
                 if status == 200:
-                    flooder.request("POST", "/api/game/moves", {"direction": json.loads(payload)["direction"]})
+                    flooder.request("POST", "/api/game/moves", {"direction": hint.json()["direction"]})
                 elif status == 409:
                     flooder.request("PUT", "/api/game", LATE_GAME)
                 elif status == 429 and patient:
-                    stop.wait(flooder.retry_after)
+                    stop.wait(hint.retry_after)
             except OSError:
                 status = "error"
             answers[status] += 1
@@ -94,12 +95,10 @@ def percentiles(latencies):
 
 
 def run(url, players_count, flooders_count, seconds, rounds, patient):
-    host, port = url.split("//")[1].split(":")
-    port = int(port)
-    players = [Session(host, port, source=f"127.0.0.{10 + number}") for number in range(players_count)]
+    players = [player_client(url, source=f"127.0.0.{10 + number}") for number in range(players_count)]
     for number, player in enumerate(players):
         player.request("POST", "/api/game", {"seed": number})
-    flooders = [Session(host, port, source=FLOODER) for _ in range(flooders_count)]
+    flooders = [player_client(url, source=FLOODER) for _ in range(flooders_count)]
     for flooder in flooders:
         flooder.request("PUT", "/api/game", LATE_GAME)
     idle, flooded, errors, answers = [], [], [], Counter()
@@ -127,7 +126,7 @@ def main(argv=None):
     parser.add_argument("--hint-time-limit", help="FLASK_HINT_TIME_LIMIT for the server (default: the app's)")
     parser.add_argument("--respect-retry-after", action="store_true", help="the flooders wait as a 429 asks")
     args = parser.parse_args(argv)
-    from tests.servers import gunicorn_server
+    from bench.servers import gunicorn_server
 
     env = {"FLASK_HINT_TIME_LIMIT": args.hint_time_limit} if args.hint_time_limit else {}
     with gunicorn_server(env=env, args=["--workers", str(args.workers)]) as server:

@@ -12,7 +12,6 @@ store's and this client, which share the machine's cores.
 """
 
 import argparse
-import http.client
 import json
 import resource
 import statistics
@@ -21,52 +20,29 @@ import time
 from collections import Counter
 from contextlib import ExitStack, contextmanager
 from functools import partial
-from urllib.parse import urlsplit
+
+from bench.client import HttpClient
 
 DIRECTIONS = ("left", "down", "right", "up")
 
 
-class Session:
-    """One player: a cookie and a fresh connection per request (gunicorn sync workers close them).
-
-    ``source`` is the loopback address it connects from (any of 127.0.0.0/8), so that
-    several clients can be told apart by the server's per-address limits.
-    """
-
-    def __init__(self, host, port, source=None):
-        self.host, self.port, self.cookie, self.retry_after = host, port, None, 0.0
-        self.source = None if source is None else (source, 0)
-
-    def request(self, method, path, body=None):
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=30, source_address=self.source)
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        if self.cookie:
-            headers["Cookie"] = self.cookie
-        try:
-            connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
-            reply = connection.getresponse()
-            payload = reply.read()
-            self.retry_after = float(reply.getheader("Retry-After") or 0)
-            cookie = reply.getheader("Set-Cookie")
-            if cookie:
-                self.cookie = cookie.split(";", 1)[0]
-            return reply.status, payload
-        finally:
-            connection.close()
+def player_client(url, source=None):
+    """One player's client (a cookie, a fresh connection per request), from ``source`` if given."""
+    return HttpClient(url, timeout=30, source=source)
 
 
 def timed(call, latencies, errors):
     started = time.perf_counter()
     try:
-        status, payload = call()
+        response = call()
     except OSError as error:
         errors.append(repr(error))
         return None
     latencies.append(time.perf_counter() - started)
-    if status >= 400:
-        errors.append(f"{status} {payload[:120]!r}")
+    if response.status >= 400:
+        errors.append(f"{response.status} {response.body[:120]!r}")
         return None
-    return json.loads(payload)
+    return response.json()
 
 
 def run_threads(threads, work):
@@ -87,7 +63,7 @@ class CpuMeter:
         self.groups = groups  # {"server": pgid, "store": pgid}
 
     def read(self):
-        from tests.servers import group_cpu_seconds
+        from bench.servers import group_cpu_seconds
 
         usage = resource.getrusage(resource.RUSAGE_SELF)
         used = {name: group_cpu_seconds(pgid) for name, pgid in self.groups.items()}
@@ -126,11 +102,11 @@ def metered(meter, measured):
         measured.cpu.update({name: used - before[name] for name, used in meter.read().items()})
 
 
-def healthz_round(host, port, requests, threads, measured):
+def healthz_round(url, requests, threads, measured):
     per_thread = [requests // threads + (i < requests % threads) for i in range(threads)]
 
     def work(index):
-        session = Session(host, port)
+        session = player_client(url)
         for _ in range(per_thread[index]):
             timed(partial(session.request, "GET", "/healthz"), measured.latencies, measured.errors)
 
@@ -161,8 +137,7 @@ def moves_round(players, moves, threads, measured, first_step):
 
 def run_load(url, sessions, moves, threads, rounds=4, meter=None):
     """Alternate rounds of /healthz and of moves, so a change in machine load hits both alike."""
-    host, port = urlsplit(url).hostname, urlsplit(url).port
-    players = [Session(host, port) for _ in range(sessions)]
+    players = [player_client(url) for _ in range(sessions)]
     for number, player in enumerate(players):
         player.request("POST", "/api/game", {"seed": number})
     healthz, moved = Measurement(), Measurement()
@@ -170,7 +145,7 @@ def run_load(url, sessions, moves, threads, rounds=4, meter=None):
     for round_number in range(rounds):
         share = moves // rounds + (round_number < moves % rounds)
         with metered(meter, healthz):
-            healthz_round(host, port, sessions * share, threads, healthz)
+            healthz_round(url, sessions * share, threads, healthz)
         with metered(meter, moved):
             moves_round(players, share, threads, moved, first_step=step)
         step += share
@@ -221,7 +196,7 @@ def start_server(store, workers):
 
     Yields the server's URL and a meter of the CPU its processes use.
     """
-    from tests.servers import gunicorn_server, redis_server
+    from bench.servers import gunicorn_server, redis_server
 
     with ExitStack() as stack:
         env = {"FLASK_RATELIMIT_ENABLED": "false"}

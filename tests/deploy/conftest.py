@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from . import dockerfile
+from bench import dockerfile
 
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.pyo")
 

@@ -11,9 +11,11 @@ import time
 
 import pytest
 
-from tests.servers import HttpClient, game_state, play_move, wait_until
+from bench import image
+from bench.client import HttpClient
+from bench.servers import wait_until
+from tests.play import game_state, play_move
 
-from . import image
 from .conftest import snapshot
 
 pytestmark = pytest.mark.slow

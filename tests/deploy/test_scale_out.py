@@ -9,9 +9,10 @@ from contextlib import ExitStack
 
 import pytest
 
-from tests.servers import HttpClient, game_state, play_move, redis_server, wait_until
-
-from . import image
+from bench import image
+from bench.client import HttpClient
+from bench.servers import redis_server, wait_until
+from tests.play import game_state, play_move
 
 pytestmark = pytest.mark.slow
 

@@ -9,7 +9,7 @@ from flask import request
 
 from app import api as api_routes
 from app import create_app
-from tests.servers import free_port, redis_server
+from bench.servers import free_port, redis_server
 
 pytestmark = pytest.mark.slow
 
@@ -142,8 +142,9 @@ def test_a_store_that_cannot_be_reached_says_nothing_was_changed(tmp_path):
 def test_a_full_redis_drops_the_sessions_idle_longest_and_players_play_on(tmp_path):
     """compose.yaml's memory cap and policy, at a size a test can fill."""
     with redis_server() as server:
-        server.command("CONFIG", "SET", "maxmemory", "3mb")
-        server.command("CONFIG", "SET", "maxmemory-policy", "volatile-lru")
+        with server.client() as client:
+            client.config_set("maxmemory", "3mb")
+            client.config_set("maxmemory-policy", "volatile-lru")
         app = redis_app(server.url, tmp_path, PROPAGATE_EXCEPTIONS=False)
         player = app.test_client()
         player.post("/api/game", json={"seed": 2})

@@ -3,7 +3,6 @@
 Bounded: a few hundred requests each, all to 127.0.0.1.
 """
 
-import json
 import os
 import signal
 import sqlite3
@@ -12,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bench.load import DIRECTIONS, CpuMeter, Session, run_load
-from tests.servers import gunicorn_server, redis_server
+from bench.load import DIRECTIONS, CpuMeter, player_client, run_load
+from bench.servers import gunicorn_server, redis_server
 from tests.states import restorable_state
 
 pytestmark = pytest.mark.slow
@@ -34,11 +33,11 @@ def server(request):
 
 
 def sessions_sharing_a_cookie(server, count):
-    first = Session("127.0.0.1", server.port)
+    first = player_client(server.url)
     first.request("PUT", "/api/game", OPEN_GAME)
-    others = [Session("127.0.0.1", server.port) for _ in range(count - 1)]
+    others = [player_client(server.url) for _ in range(count - 1)]
     for other in others:
-        other.cookie = first.cookie
+        other.cookies = dict(first.cookies)
     return [first, *others]
 
 
@@ -48,10 +47,8 @@ def test_many_threads_moving_one_session_apply_each_move_once_or_refuse_it(serve
     def play(index):
         outcomes = []
         for step in range(8):
-            status, payload = sessions[index].request(
-                "POST", "/api/game/moves", {"direction": DIRECTIONS[(index + step) % 4]}
-            )
-            outcomes.append((status, json.loads(payload)))
+            resp = sessions[index].request("POST", "/api/game/moves", {"direction": DIRECTIONS[(index + step) % 4]})
+            outcomes.append((resp.status, resp.json()))
         return outcomes
 
     with ThreadPoolExecutor(len(sessions)) as pool:
@@ -59,14 +56,14 @@ def test_many_threads_moving_one_session_apply_each_move_once_or_refuse_it(serve
 
     assert {status for status, _ in outcomes} <= {200, 409}
     applied = sum(1 for status, body in outcomes if status == 200 and body["moved"])
-    status, payload = sessions[0].request("GET", "/api/game")
-    final = json.loads(payload)
-    assert status == 200 and applied > 0 and final["moves"] == applied
+    resp = sessions[0].request("GET", "/api/game")
+    final = resp.json()
+    assert resp.status == 200 and applied > 0 and final["moves"] == applied
 
 
 def test_a_worker_killed_mid_load_corrupts_nothing_and_loses_no_acknowledged_move():
     with gunicorn_server(env=NO_LIMITS, args=["--workers", "3"]) as server:
-        players = [Session("127.0.0.1", server.port) for _ in range(6)]
+        players = [player_client(server.url) for _ in range(6)]
         for player in players:
             player.request("PUT", "/api/game", OPEN_GAME)
         acknowledged = [0] * len(players)
@@ -78,15 +75,13 @@ def test_a_worker_killed_mid_load_corrupts_nothing_and_loses_no_acknowledged_mov
                 if step == 20:
                     halfway.wait(timeout=30)
                 try:
-                    status, payload = players[index].request(
-                        "POST", "/api/game/moves", {"direction": DIRECTIONS[step % 4]}
-                    )
+                    resp = players[index].request("POST", "/api/game/moves", {"direction": DIRECTIONS[step % 4]})
                 except OSError:
                     unanswered[index] += 1
                     continue
-                if status == 200 and json.loads(payload)["moved"]:
+                if resp.status == 200 and resp.json()["moved"]:
                     acknowledged[index] += 1
-                elif status != 200:
+                elif resp.status != 200:
                     unanswered[index] += 1
 
         with ThreadPoolExecutor(len(players)) as pool:
@@ -98,9 +93,9 @@ def test_a_worker_killed_mid_load_corrupts_nothing_and_loses_no_acknowledged_mov
 
         server.wait_healthy()
         for index, player in enumerate(players):
-            status, payload = player.request("GET", "/api/game")
-            state = json.loads(payload)
-            assert status == 200 and state["created"] is False, "the session survived the crash"
+            resp = player.request("GET", "/api/game")
+            state = resp.json()
+            assert resp.status == 200 and state["created"] is False, "the session survived the crash"
             assert acknowledged[index] <= state["moves"] <= acknowledged[index] + unanswered[index]
 
 
@@ -121,7 +116,7 @@ def test_workers_creating_sessions_at_once_keep_the_embedded_store_within_its_li
     with gunicorn_server(env=env, args=["--workers", "3"]) as server:
 
         def open_sessions(_index):
-            return [Session("127.0.0.1", server.port).request("GET", "/api/game")[0] for _ in range(40)]
+            return [player_client(server.url).request("GET", "/api/game").status for _ in range(40)]
 
         with ThreadPoolExecutor(6) as pool:
             statuses = {status for batch in pool.map(open_sessions, range(6)) for status in batch}

@@ -1,10 +1,14 @@
-"""compose.yaml, read with PyYAML, and its ${VARIABLE} interpolation."""
+"""compose.yaml, read with PyYAML, and its ${VARIABLE} interpolation.
+
+The interpolation is compose's own rules (a set but empty variable is kept by ${NAME-default},
+``$$`` is not a variable); expandvars, the library for shell-style expansion, differs on both.
+"""
 
 import re
 
 import yaml
 
-from .dockerfile import PROJECT_ROOT
+from bench.servers import PROJECT_ROOT
 
 COMPOSE = PROJECT_ROOT / "compose.yaml"
 NGINX_CONF = PROJECT_ROOT / "deploy" / "nginx.conf"

@@ -1,8 +1,9 @@
-"""Real server processes for tests: redis-server and gunicorn on the loopback interface.
+"""Real server processes for tests and benchmarks: redis-server, gunicorn and nginx on loopback.
 
-Reusable by any suite (deploy, load, fault tests)::
+Shared by the test suites (deploy, load, fault tests) and bench/ (which imports nothing of tests/)::
 
-    from tests.servers import HttpClient, gunicorn_server, redis_server
+    from bench.client import HttpClient
+    from bench.servers import gunicorn_server, redis_server
 
     with redis_server() as redis, gunicorn_server(env={"FLASK_SESSION_TYPE": "redis",
                                                        "FLASK_REDIS_URL": redis.url}) as app:
@@ -11,26 +12,24 @@ Reusable by any suite (deploy, load, fault tests)::
 
 Every process runs in its own process group and is stopped on exit (SIGTERM, then
 SIGKILL for the whole group), every wait has a deadline and all traffic stays on
-127.0.0.1. Only the standard library is used.
+127.0.0.1. Processes and sockets are read with psutil, Redis is asked with redis-py.
 """
 
-import json
 import os
 import shutil
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-import urllib.error
-import urllib.request
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
-from http.cookiejar import CookieJar
 from pathlib import Path
+
+import psutil
+import redis
+
+from bench.client import http_status
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 LOOPBACK = "127.0.0.1"
@@ -61,49 +60,38 @@ def wait_until(predicate, timeout, interval=0.05, message="condition"):
         time.sleep(interval)
 
 
-def _proc_stats():
-    """(pid, state, ppid, pgrp, cpu clock ticks used) of every process, from /proc."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # pid (comm) state ppid pgrp ...; comm may contain spaces or parentheses.
-        fields = stat[stat.rfind(")") + 2 :].split()
-        yield int(entry.name), fields[0], int(fields[1]), int(fields[2]), int(fields[11]) + int(fields[12])
+def _alive(process):
+    return process.status() != psutil.STATUS_ZOMBIE
+
+
+def _group(pgid):
+    """The live (not zombie) members of process group ``pgid``."""
+    for process in psutil.process_iter():
+        with suppress(psutil.Error, ProcessLookupError):
+            if os.getpgid(process.pid) == pgid and _alive(process):
+                yield process
 
 
 def child_pids(pid):
     """The live direct children of ``pid`` (e.g. a gunicorn master's workers)."""
-    return sorted(p for p, state, ppid, _, _ in _proc_stats() if ppid == pid and state != "Z")
-
-
-def group_pids(pgid):
-    """The live (not zombie) members of process group ``pgid``."""
-    return sorted(p for p, state, _, pgrp, _ in _proc_stats() if pgrp == pgid and state != "Z")
+    with suppress(psutil.NoSuchProcess):
+        return sorted(child.pid for child in psutil.Process(pid).children() if _alive(child))
+    return []
 
 
 def group_cpu_seconds(pgid):
     """CPU time (user and system) used so far by the live members of process group ``pgid``."""
-    ticks = sum(cpu for _, state, _, pgrp, cpu in _proc_stats() if pgrp == pgid and state != "Z")
-    return ticks / os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for process in _group(pgid):
+        with suppress(psutil.Error):
+            times = process.cpu_times()
+            total += times.user + times.system
+    return total
 
 
 def listening_sockets(port):
-    """How many TCP sockets listen on ``port`` (several with SO_REUSEPORT), from /proc/net."""
-    count = 0
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            fields = line.split()
-            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
-                count += 1
-    return count
+    """How many TCP sockets listen on ``port`` (several with SO_REUSEPORT)."""
+    return sum(1 for c in psutil.net_connections("tcp") if c.status == psutil.CONN_LISTEN and c.laddr.port == port)
 
 
 def server_env(extra=None):
@@ -133,14 +121,11 @@ def local_argv(argv):
 class ManagedProcess:
     """A child process in its own process group, its output in a log file."""
 
-    def __init__(self, argv, *, env=None, cwd=None, log_path=None, name="process"):
+    def __init__(self, argv, *, log_path, env=None, cwd=None, name="process"):
         self.argv = [str(a) for a in argv]
         self.env = env
         self.cwd = cwd
         self.name = name
-        if log_path is None:
-            fd, log_path = tempfile.mkstemp(prefix=f"{name}-", suffix=".log")
-            os.close(fd)
         self.log_path = Path(log_path)
         self.popen = None
 
@@ -193,7 +178,7 @@ class ManagedProcess:
         with suppress(ProcessLookupError, PermissionError):
             os.killpg(self.popen.pid, signal.SIGKILL)
         code = self.wait(10)
-        wait_until(lambda: not group_pids(self.popen.pid), 10, message=f"{self.name} group gone")
+        wait_until(lambda: not any(_group(self.popen.pid)), 10, message=f"{self.name} group gone")
         return code
 
     def stop(self, timeout=10):
@@ -212,84 +197,6 @@ class ManagedProcess:
 
     def tail(self, lines=30):
         return "\n".join(self.log().splitlines()[-lines:])
-
-
-# --- HTTP -------------------------------------------------------------------------------
-
-
-@dataclass
-class Response:
-    status: int
-    headers: dict
-    body: bytes = field(repr=False)
-
-    def json(self):
-        return json.loads(self.body)
-
-    @property
-    def content_type(self):
-        return self.headers.get("content-type", "")
-
-
-class HttpClient:
-    """A tiny cookie-keeping HTTP client (standard library only, no proxies, no redirects).
-
-    Every request opens a new connection, so with several gunicorn workers requests
-    land on whichever worker accepts them. ``base_url`` may be changed, or given per
-    request, to play one session against several servers with the same cookie.
-    """
-
-    def __init__(self, base_url=None, timeout=10):
-        self.base_url = base_url
-        self.timeout = timeout
-        self.cookies = CookieJar()
-        self._opener = urllib.request.build_opener(
-            urllib.request.ProxyHandler({}),
-            urllib.request.HTTPCookieProcessor(self.cookies),
-            _NoRedirect(),
-        )
-
-    def request(self, method, path, json=None, base_url=None, headers=None, timeout=None):
-        url = path if "://" in path else (base_url or self.base_url).rstrip("/") + path
-        data = None
-        all_headers = {"Accept": "application/json", **(headers or {})}
-        if json is not None:
-            data = _json_dumps(json)
-            all_headers["Content-Type"] = "application/json"
-        req = urllib.request.Request(url, data=data, method=method, headers=all_headers)
-        try:
-            with self._opener.open(req, timeout=timeout or self.timeout) as resp:
-                return Response(resp.status, _lower(resp.headers), resp.read())
-        except urllib.error.HTTPError as error:
-            with error:
-                return Response(error.code, _lower(error.headers), error.read())
-
-    def get(self, path, **kw):
-        return self.request("GET", path, **kw)
-
-    def post(self, path, json=None, **kw):
-        return self.request("POST", path, json=json, **kw)
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-def _json_dumps(value):
-    return json.dumps(value).encode()
-
-
-def _lower(headers):
-    return {k.lower(): v for k, v in headers.items()}
-
-
-def http_status(url, timeout=2):
-    """The status of a GET, or None when nothing answers."""
-    try:
-        return HttpClient(timeout=timeout).get(url).status
-    except (OSError, urllib.error.URLError):
-        return None
 
 
 # --- redis-server -----------------------------------------------------------------------
@@ -339,32 +246,21 @@ class RedisServer:
         if self.process is not None:
             self.process.stop(timeout)
 
+    def client(self):
+        """A redis-py client of this server (short timeouts: tests stop and start it)."""
+        return redis.Redis(host=LOOPBACK, port=self.port, socket_timeout=2, socket_connect_timeout=2)
+
     def save(self):
         """Write dump.rdb now (there is no automatic saving): the next start() loads it."""
-        if self.command("SAVE") != b"+OK":
-            raise RuntimeError("redis SAVE failed")
+        with self.client() as client:
+            client.save()
 
     def ping(self):
         try:
-            return self.command("PING") == b"+PONG"
-        except OSError:
+            with self.client() as client:
+                return client.ping()
+        except redis.RedisError:
             return False
-
-    def command(self, *args, timeout=2):
-        """Send one command, return the first line of the raw RESP reply (e.g. b'+PONG')."""
-        payload = f"*{len(args)}\r\n".encode()
-        for arg in args:
-            raw = str(arg).encode()
-            payload += b"$%d\r\n%s\r\n" % (len(raw), raw)
-        with socket.create_connection((LOOPBACK, self.port), timeout=timeout) as s:
-            s.sendall(payload)
-            reply = b""
-            while not reply.endswith(b"\r\n"):
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                reply += chunk
-        return reply.split(b"\r\n", 1)[0]
 
 
 @contextmanager
@@ -445,95 +341,7 @@ def gunicorn_server(app=APP, *, env=None, args=(), port=None, argv=None, cwd=PRO
             process.stop()
 
 
-# --- playing the game over HTTP -------------------------------------------------------
-
-STATE_KEYS = ("board", "score", "won", "over", "keep_playing", "moves")
-DIRECTIONS = ("left", "up", "right", "down")
-
-
-def game_state(payload):
-    """The game part of an API answer (drops "created", "moved", "animation", ...)."""
-    return {k: payload[k] for k in STATE_KEYS}
-
-
-def play_move(client, base_url=None, headers=None):
-    """Make one move that changes the board (trying each direction); return the answer's JSON.
-
-    AssertionError if no direction moves or a request fails.
-    """
-    for direction in DIRECTIONS:
-        resp = client.post("/api/game/moves", json={"direction": direction}, base_url=base_url, headers=headers)
-        assert resp.status == 200, (resp.status, resp.body[:300])
-        body = resp.json()
-        if body["moved"]:
-            return body
-    raise AssertionError("no direction moves this game")
-
-
-# --- a DNS stand-in and nginx (for the reverse proxy's real configuration) --------------
-
-
-class FakeDns:
-    """A UDP DNS server on 127.0.0.1 answering A queries from ``records`` (name -> addresses).
-
-    Stands in for Docker's embedded DNS (127.0.0.11) so that nginx's ``resolver``
-    configuration can be exercised; unknown names get NXDOMAIN, other types no answer.
-    """
-
-    def __init__(self, records, ttl=1):
-        self.records = {k.lower().rstrip("."): list(v) for k, v in records.items()}
-        self.ttl = ttl
-        self.queries = []
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self._sock.bind((LOOPBACK, 0))
-        self._sock.settimeout(0.2)
-        self.port = self._sock.getsockname()[1]
-        self._stop = False
-        self._thread = None
-
-    def __enter__(self):
-        self._thread = threading.Thread(target=self._serve, name="fake-dns", daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop = True
-        self._thread.join(5)
-        self._sock.close()
-
-    def _serve(self):
-        while not self._stop:
-            try:
-                packet, peer = self._sock.recvfrom(512)
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            try:
-                self._sock.sendto(self._answer(packet), peer)
-            except (OSError, ValueError, IndexError):
-                continue
-
-    def _answer(self, packet):
-        ident, _flags, _qdcount = struct.unpack("!HHH", packet[:6])
-        labels, i = [], 12
-        while packet[i]:
-            labels.append(packet[i + 1 : i + 1 + packet[i]].decode("ascii", "replace"))
-            i += 1 + packet[i]
-        qtype, _qclass = struct.unpack("!HH", packet[i + 1 : i + 5])
-        question = packet[12 : i + 5]
-        name = ".".join(labels).lower()
-        self.queries.append((name, qtype))
-        addresses = self.records.get(name)
-        if addresses is None:
-            return struct.pack("!HHHHHH", ident, 0x8183, 1, 0, 0, 0) + question
-        answers = b""
-        if qtype == 1:  # A
-            for address in addresses:
-                answers += struct.pack("!HHHIH", 0xC00C, 1, 1, self.ttl, 4) + socket.inet_aton(address)
-        count = len(addresses) if qtype == 1 else 0
-        return struct.pack("!HHHHHH", ident, 0x8180, 1, count, 0, 0) + question + answers
-
+# --- nginx -----------------------------------------------------------------------------
 
 NGINX = os.environ.get("NGINX") or shutil.which("nginx") or (
     "/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None
@@ -577,18 +385,10 @@ def nginx_proxy(site_conf, port, binary=NGINX, timeout=10):
         process = ManagedProcess([binary, "-e", "stderr", "-p", prefix, "-c", f"{prefix}/nginx.conf"],
                                  env=server_env(), log_path=Path(prefix) / "stderr.log", name="nginx").start()
         try:
-            wait_until(lambda: _listening(port) or not process.alive(), timeout, message="nginx listening")
+            wait_until(lambda: listening_sockets(port) or not process.alive(), timeout, message="nginx listening")
             if not process.alive():
                 raise RuntimeError(f"nginx exited:\n{process.tail()}")
             process.prefix = Path(prefix)
             yield process
         finally:
             process.stop()
-
-
-def _listening(port):
-    try:
-        with socket.create_connection((LOOPBACK, port), timeout=0.5):
-            return True
-    except OSError:
-        return False

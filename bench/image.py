@@ -1,11 +1,10 @@
-"""The image's command lines and environment, made runnable on this machine."""
+"""The Docker image's command lines and environment (from bench.dockerfile), made runnable on this machine."""
 
 import subprocess
 from contextlib import contextmanager
 
-from tests.servers import free_port, gunicorn_server, local_argv
-
-from . import dockerfile
+from bench import dockerfile
+from bench.servers import free_port, gunicorn_server, local_argv
 
 IMAGE_BIND = "0.0.0.0:8000"
 # Shows which worker served each request (gunicorn reads GUNICORN_CMD_ARGS itself;

@@ -1,6 +1,6 @@
 """Render the PNG app icons with headless Chromium and store them as small palette PNGs.
 
-    python tests/e2e/tools/make_icons.py      # writes static/icons/*.png
+    python scripts/make_icons.py      # writes static/icons/*.png
 
 Not a test: run it by hand after changing the icon design, and commit the PNGs.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ICONS = Path(__file__).resolve().parents[3] / "static" / "icons"
+ICONS = Path(__file__).resolve().parents[1] / "static" / "icons"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 PAGE = """<!doctype html><html><head><style>

@@ -1,0 +1,66 @@
+"""compose's scale-out setup run on loopback: Redis, replicas configured like compose's app service,
+and deploy/nginx.conf in front of them, run by a real nginx.
+
+A stand-in for Docker's DNS answers "app" with 127.0.0.1, and the replicas listen on the
+same 127.0.0.1 port (gunicorn --reuse-port), so that the kernel spreads nginx's connections
+over them, as Docker's DNS answers spread them over the replicas' addresses.
+"""
+
+import re
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+
+from bench import compose, image
+from bench.dns import FakeDns
+from bench.servers import free_port, nginx_proxy, redis_server
+
+
+def site_conf(dns_port, proxy_port, app_port):
+    """deploy/nginx.conf with Docker's DNS, port 80 and app:8000 moved to loopback ports."""
+    text = compose.NGINX_CONF.read_text()
+    for pattern, replacement in (
+        (r"resolver 127\.0\.0\.11\b", f"resolver 127.0.0.1:{dns_port}"),
+        (r"listen 80\b", f"listen 127.0.0.1:{proxy_port}"),
+        (r"http://app:8000\b", f"http://app:{app_port}"),
+    ):
+        text, count = re.subn(pattern, replacement, text)
+        assert count == 1, f"deploy/nginx.conf should have exactly one {pattern!r}"
+    return text
+
+
+def compose_app_env(redis_url):
+    """The app service's environment from compose.yaml, its variables left to their defaults."""
+    env = compose.environment(compose.load()["services"]["app"])
+    env = {k: compose.interpolate(v, {}) for k, v in env.items()}
+    assert env["FLASK_REDIS_URL"].startswith("redis://redis:")
+    env["FLASK_REDIS_URL"] = redis_url
+    return env
+
+
+@dataclass
+class ProxiedApp:
+    """What replicas_behind_nginx started: the app's environment, its servers and its proxy."""
+
+    env: dict
+    dns: FakeDns
+    replicas: list
+    proxy: object
+    app_port: int
+    url: str
+
+
+@contextmanager
+def replicas_behind_nginx(image_root, tmp_path, names, gunicorn_args=""):
+    """Replicas configured like compose's app service, sharing a Redis, behind deploy/nginx.conf."""
+    app_port, proxy_port = free_port(), free_port()
+    with ExitStack() as stack:
+        redis = stack.enter_context(redis_server())
+        dns = stack.enter_context(FakeDns({"app": ["127.0.0.1"]}))
+        env = compose_app_env(redis.url)
+        replicas = [
+            stack.enter_context(image.server(image_root, tmp_path / name, port=app_port,
+                                             gunicorn_args=gunicorn_args, **env))
+            for name in names
+        ]
+        proxy = stack.enter_context(nginx_proxy(site_conf(dns.port, proxy_port, app_port), proxy_port))
+        yield ProxiedApp(env, dns, replicas, proxy, app_port, f"http://127.0.0.1:{proxy_port}")
