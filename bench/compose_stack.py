@@ -29,11 +29,16 @@ def site_conf(dns_port, proxy_port, app_port):
 
 
 def compose_app_env(redis_url):
-    """The app service's environment from compose.yaml, its variables left to their defaults."""
+    """The app service's environment from compose.yaml, its variables left to their defaults.
+
+    Redis is the one started here; the records' PostgreSQL is not started, so each replica keeps
+    its records in its own SQLite file (these setups play games, not records).
+    """
     env = compose.environment(compose.load()["services"]["app"])
-    env = {k: compose.interpolate(v, {}) for k, v in env.items()}
+    env = {k: compose.interpolate(v, {"POSTGRES_PASSWORD": "stand-in"}) for k, v in env.items()}
     assert env["FLASK_REDIS_URL"].startswith("redis://redis:")
     env["FLASK_REDIS_URL"] = redis_url
+    assert env.pop("FLASK_SQLALCHEMY_DATABASE_URI").startswith("postgresql")
     return env
 
 
