@@ -6,7 +6,7 @@ from datetime import timedelta
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, i18n, security, store
+from . import errors, hints, i18n, security, store
 from .api import bp as api_bp
 from .health import bp as health_bp
 from .pages import bp as pages_bp
@@ -56,6 +56,7 @@ def create_app(test_config=None):
     app.register_blueprint(pages_bp)
     app.register_blueprint(health_bp)
     security.init_app(app, api_bp)
+    hints.warm_up()
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_prefix=proxies)

@@ -1,4 +1,5 @@
 import json
+import math
 import random
 
 import pytest
@@ -15,7 +16,7 @@ from app.engine import (
     unpack,
     valid_moves,
 )
-from app.solver import NoValidMove, Solver, Weights, bench
+from app.solver import NoValidMove, Solver, Weights, bench, search
 from app.solver.heuristic import build_table, evaluate
 from app.solver.solver import depth_limit
 
@@ -108,25 +109,28 @@ def test_bigger_budget_searches_deeper(solver):
     assert solver.suggest(board, budget_ms=300).depth >= 2
 
 
-def test_open_boards_are_searched_shallow_and_tight_ones_deeper():
+def test_depth_follows_nneonneos_rule_distinct_tiles_less_two_at_least_three():
     tiles = [2**k for k in range(1, 13)]
     open_board = pack([tiles[8:12], tiles[4:8], [0] * 4, [0] * 4])
     tight_board = pack([tiles[8:12], tiles[4:8], tiles[0:4], [2, 0, 0, 0]])
     assert depth_limit(pack([[2, 4, 0, 0]] + [[0] * 4] * 3)) == 3
-    assert depth_limit(open_board) == 3
-    assert depth_limit(tight_board) > 3
+    assert depth_limit(open_board) == 6
+    assert depth_limit(tight_board) == 10
 
 
-def test_search_equals_plain_expectimax():
-    weights = Weights()
-    table = build_table(weights)
-    fast = Solver(weights, cut=0.0)
-    board = next(b for b in MID_GAME if 3 <= len(empty_cells(b)) <= 5)
-    for direction in valid_moves(board):
-        child = MOVES[direction](board)
-        for depth in (0, 1, 2):
-            expected = plain_expectimax(table, weights.loss, child, depth)
-            assert fast.search.chance(child, depth, 1.0) == pytest.approx(expected)
+def test_compiled_slides_equal_the_engines_moves():
+    left, right = search.row_tables()
+    top_row = pack([[65536, 65536, 131072, 0]] + [[0] * 4] * 3)
+    raised = [b << 20 & (1 << 80) - 1 | top_row for b in BOARDS[::50]]  # the top of the ladder
+    for board in BOARDS[::7] + raised:
+        for index, direction in enumerate(DIRECTIONS):
+            assert search.board_of(search.slide(search.rows_of(board), index, left, right)) == MOVES[direction](board)
+
+
+def test_compiled_evaluation_equals_the_plain_one():
+    table = build_table(Weights())
+    for board in BOARDS[::40]:
+        assert search.evaluate(search.rows_of(board), table) == pytest.approx(evaluate(table, board))
 
 
 def test_evaluation_is_the_same_for_mirrored_and_transposed_boards():
@@ -136,18 +140,41 @@ def test_evaluation_is_the_same_for_mirrored_and_transposed_boards():
             assert evaluate(table, symmetric) == pytest.approx(evaluate(table, board))
 
 
-def test_caches_stay_bounded_across_moves():
-    small = Solver(max_entries=2_000)
-    for board in MID_GAME[:8]:
-        small.suggest(board, budget_ms=50)
-        assert len(small.search.evals) <= 2_000
-        assert len(small.search.table) <= 2_000
+def pinned_boards():
+    """Depth 1 on every sampled board; depth 2 (slow in plain Python) where few cells are empty."""
+    boards = MID_GAME + NEARLY_FULL
+    return [(b, 1) for b in boards] + [(b, 2) for b in boards if len(empty_cells(b)) <= 5]
 
 
-def test_caches_are_kept_across_moves():
-    keeping = Solver()
-    keeping.suggest(MID_GAME[0], budget_ms=20)
-    assert keeping.search.evals and keeping.search.table
+@pytest.mark.parametrize(("board", "spawns"), pinned_boards())
+def test_search_without_cut_equals_plain_expectimax(board, spawns):
+    weights = Weights()
+    table = build_table(weights)
+    scores = Solver(weights, cut=0.0).score(board, spawns)
+    for index, direction in enumerate(DIRECTIONS):
+        child = MOVES[direction](board)
+        if child == board:
+            assert math.isnan(scores[index])
+        else:
+            assert scores[index] == pytest.approx(plain_expectimax(table, weights.loss, child, spawns))
+
+
+def test_the_table_answers_a_repeated_search_but_not_a_deeper_one():
+    board = MID_GAME[2]
+    deeper = Solver(cut=0.0).score(board, 2)
+    kept = Solver(cut=0.0)
+    kept.score(board, 1)
+    assert list(kept.score(board, 2)) == pytest.approx(list(deeper), nan_ok=True)
+    visited = kept.state[search.NODES]
+    kept.score(board, 2)
+    assert kept.state[search.NODES] == visited  # every child answered from the table
+
+
+def test_a_search_past_its_deadline_is_abandoned():
+    tight = Solver()
+    board = max(NEARLY_FULL, key=depth_limit)
+    assert tight.score(board, 8, deadline=0.0) is None
+    assert tight.score(board, 1) is not None
 
 
 def test_to_dict_has_the_documented_fields(solver):
