@@ -7,8 +7,11 @@ moves per second. ``--jobs`` plays games in parallel processes, one per core.
 
 ``--json PATH`` writes: date, command, budget_ms, games, seed, jobs, max_moves,
 reached ({tile: share of games}), score ({median, best}), ms_per_move ({median,
-p99}), moves_per_second, mean_depth and per_game ([{seed, max_tile, score,
-moves}]).
+p99}), cpu_ms_per_move (the processor time a hint costs, mean), moves_per_second,
+nodes_per_second (chance nodes the search expanded per second of processor time),
+mean_depth and per_game ([{seed, max_tile, score, moves, cpu_seconds, nodes,
+directions}]): ``directions`` holds every move's initial (u, d, l, r), so
+``replay(seed, directions)`` rebuilds any game exactly, whatever the machine's speed.
 """
 
 import argparse
@@ -20,8 +23,9 @@ import time
 from datetime import UTC, datetime
 from multiprocessing import Pool
 
-from app.engine import Game, max_tile
+from app.engine import DIRECTIONS, Game, max_tile
 
+from . import search
 from .solver import DEFAULT_BUDGET_MS, Solver
 
 TILES = (2048, 4096, 8192, 16384, 32768)
@@ -31,24 +35,40 @@ def play(seed: int, budget_ms: float, max_moves: int | None = None, solver: Solv
     """One game to its end (or ``max_moves``): result plus every move's time and depth."""
     solver = solver or Solver()
     game = Game.new(seed=seed)
-    times, depths = [], []
-    start = time.perf_counter()
+    times, depths, directions = [], [], []
+    nodes = solver.state[search.NODES]
+    start, cpu = time.perf_counter(), time.process_time()
     while not game.over and (max_moves is None or game.moves < max_moves):
         if game.waiting:
             game.keep_going()
         suggestion = solver.suggest(game.board, budget_ms)
         times.append(suggestion.ms)
         depths.append(suggestion.depth)
+        directions.append(suggestion.direction[0])
         game.play(suggestion.direction)
     return {
         "seed": seed,
         "max_tile": max_tile(game.board),
         "score": game.score,
         "moves": game.moves,
+        "cpu_seconds": time.process_time() - cpu,
+        "nodes": int(solver.state[search.NODES] - nodes),
+        "directions": "".join(directions),
         "seconds": time.perf_counter() - start,
         "times": times,
         "depths": depths,
     }
+
+
+def replay(seed: int, directions: str) -> Game:
+    """The benchmark's game ``seed`` rebuilt from its stored ``directions``."""
+    by_initial = {d[0]: d for d in DIRECTIONS}
+    game = Game.new(seed=seed)
+    for initial in directions:
+        if game.waiting:
+            game.keep_going()
+        game.play(by_initial[initial])
+    return game
 
 
 def _play(args) -> dict:
@@ -66,13 +86,20 @@ def summarize(results: list[dict]) -> dict:
     depths = [d for r in results for d in r["depths"]] or [0]
     scores = [r["score"] for r in results]
     seconds = sum(r["seconds"] for r in results)
+    cpu_seconds = sum(r["cpu_seconds"] for r in results)
+    moves = sum(r["moves"] for r in results)
     return {
         "reached": {str(tile): sum(r["max_tile"] >= tile for r in results) / len(results) for tile in TILES},
         "score": {"median": statistics.median(scores), "best": max(scores)},
         "ms_per_move": {"median": statistics.median(times), "p99": percentile(times, 0.99)},
-        "moves_per_second": sum(r["moves"] for r in results) / seconds if seconds else 0.0,
+        "cpu_ms_per_move": 1000 * cpu_seconds / moves if moves else 0.0,
+        "moves_per_second": moves / seconds if seconds else 0.0,
+        "nodes_per_second": sum(r["nodes"] for r in results) / cpu_seconds if cpu_seconds else 0.0,
         "mean_depth": statistics.fmean(depths),
-        "per_game": [{k: r[k] for k in ("seed", "max_tile", "score", "moves")} for r in results],
+        "per_game": [
+            {k: r[k] for k in ("seed", "max_tile", "score", "moves", "cpu_seconds", "nodes", "directions")}
+            for r in results
+        ],
     }
 
 
@@ -81,8 +108,10 @@ def report(summary: dict) -> str:
     lines += [f"{tile:>6}  {share:7.0%}" for tile, share in summary["reached"].items()]
     lines += [
         f"score: median {summary['score']['median']:.0f}, best {summary['score']['best']}",
-        f"ms per move: median {summary['ms_per_move']['median']:.1f}, p99 {summary['ms_per_move']['p99']:.1f}",
+        f"ms per move: median {summary['ms_per_move']['median']:.1f}, p99 {summary['ms_per_move']['p99']:.1f}, "
+        f"processor time {summary['cpu_ms_per_move']:.1f} (mean)",
         f"moves per second: {summary['moves_per_second']:.1f} (per core), mean depth {summary['mean_depth']:.2f}",
+        f"search: {summary['nodes_per_second']:,.0f} chance nodes per second of processor time",
     ]
     return "\n".join(lines)
 

@@ -9,6 +9,7 @@ from app.engine import (
     MOVES,
     GameFinished,
     empty_cells,
+    max_tile,
     pack,
     spawn,
     start_board,
@@ -193,6 +194,9 @@ def test_tiny_benchmark_writes_the_documented_json(tmp_path, capsys):
     assert set(document["reached"]) == {"2048", "4096", "8192", "16384", "32768"}
     assert set(document["ms_per_move"]) == {"median", "p99"}
     assert [g["seed"] for g in document["per_game"]] == [1, 2]
+    assert document["cpu_ms_per_move"] > 0 and document["nodes_per_second"] > 0
     for game in document["per_game"]:
-        assert set(game) == {"seed", "max_tile", "score", "moves"}
-        assert 0 < game["moves"] <= 150
+        assert set(game) == {"seed", "max_tile", "score", "moves", "cpu_seconds", "nodes", "directions"}
+        assert 0 < game["moves"] <= 150 and len(game["directions"]) == game["moves"]
+        replayed = bench.replay(game["seed"], game["directions"])
+        assert (replayed.score, max_tile(replayed.board)) == (game["score"], game["max_tile"])
