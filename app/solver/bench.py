@@ -1,5 +1,8 @@
 """Strength and speed of the solver: ``python -m app.solver.bench``.
 
+``--speed`` instead times single moves on the engine benchmark's boards: the
+engine's CPython moves next to the compiled slides the search uses.
+
 Plays whole games with the engine's own rules and seeded randomness (game i uses
 ``Game.new(seed=S + i)``), keeps playing after 2048 until no move is left, and
 reports how often each big tile was reached, scores, thinking time per move and
@@ -23,12 +26,16 @@ import time
 from datetime import UTC, datetime
 from multiprocessing import Pool
 
-from app.engine import DIRECTIONS, Game, max_tile
+import numpy as np
+
+from app.engine import DIRECTIONS, MOVES, Game, max_tile
+from app.engine import bench as engine_bench
 
 from . import search
 from .solver import DEFAULT_BUDGET_MS, Solver
 
 TILES = (2048, 4096, 8192, 16384, 32768)
+ROUNDS = 20  # passes of the compiled slides over the boards: one takes only milliseconds
 
 
 def play(seed: int, budget_ms: float, max_moves: int | None = None, solver: Solver | None = None) -> dict:
@@ -116,6 +123,24 @@ def report(summary: dict) -> str:
     return "\n".join(lines)
 
 
+def speed() -> dict:
+    """Moves per second, one core: CPython's ``MOVES`` and the compiled ``search.slide``, same boards."""
+    boards = engine_bench.sample_boards()
+    start = time.perf_counter()
+    for board in boards:
+        for direction in DIRECTIONS:
+            MOVES[direction](board)
+    cpython = len(boards) * len(DIRECTIONS) / (time.perf_counter() - start)
+    rows = np.array([search.rows_of(board) for board in boards])
+    left, right = search.row_tables()
+    search.slide_many(rows[:1], left, right)  # load the compiled code before timing
+    start = time.perf_counter()
+    for _ in range(ROUNDS):
+        search.slide_many(rows, left, right)
+    compiled = ROUNDS * len(boards) * len(DIRECTIONS) / (time.perf_counter() - start)
+    return {"cpython_moves_per_second": cpython, "compiled_moves_per_second": compiled}
+
+
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="python -m app.solver.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
@@ -124,11 +149,17 @@ def parse_args(argv):
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=None, help="stop each game after this many moves")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--speed", action="store_true", help="time single moves instead of playing games")
     return parser.parse_args(argv)
 
 
 def main(argv=None) -> dict:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.speed:
+        rates = speed()
+        for name, rate in rates.items():
+            print(f"{name.replace('_', ' ')}: {rate:,.0f}", flush=True)
+        return rates
     tasks = [(args.seed + i, args.budget_ms, args.max_moves) for i in range(args.games)]
     results = []
     with Pool(args.jobs) as pool:

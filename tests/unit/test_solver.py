@@ -200,3 +200,10 @@ def test_tiny_benchmark_writes_the_documented_json(tmp_path, capsys):
         assert 0 < game["moves"] <= 150 and len(game["directions"]) == game["moves"]
         replayed = bench.replay(game["seed"], game["directions"])
         assert (replayed.score, max_tile(replayed.board)) == (game["score"], game["max_tile"])
+
+
+def test_speed_benchmark_prints_cpython_and_compiled_moves_per_second(capsys):
+    rates = bench.main(["--speed"])
+    out = capsys.readouterr().out
+    assert "cpython moves per second" in out and "compiled moves per second" in out
+    assert set(rates) == {"cpython_moves_per_second", "compiled_moves_per_second"}
