@@ -8,7 +8,8 @@ Plays whole games with the engine's own rules and seeded randomness (game i uses
 reports how often each big tile was reached, scores, thinking time per move and
 moves per second. ``--jobs`` plays games in parallel processes, one per core.
 
-``--json PATH`` writes: date, command, budget_ms, games, seed, jobs, max_moves,
+``--json PATH`` writes, after every finished game: date, command, budget_ms,
+games, games_finished, seed, jobs, max_moves,
 reached ({tile: share of games}), score ({median, best}), ms_per_move ({median,
 p99}), cpu_ms_per_move (the processor time a hint costs, mean), moves_per_second,
 nodes_per_second (chance nodes the search expanded per second of processor time),
@@ -170,25 +171,29 @@ def main(argv=None) -> dict:
                 f"{result['moves']} moves in {result['seconds']:.0f} s",
                 flush=True,
             )
-    results.sort(key=lambda r: r["seed"])
-    summary = summarize(results)
+            if args.json:  # after every game, so that a run cut short still leaves its finished games
+                write_json(args, argv, results)
+    summary = summarize(sorted(results, key=lambda r: r["seed"]))
     print(report(summary), flush=True)
-    if args.json:
-        document = {
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "command": "python -m app.solver.bench " + " ".join(sys.argv[1:] if argv is None else argv),
-            "budget_ms": args.budget_ms,
-            "games": args.games,
-            "seed": args.seed,
-            "jobs": args.jobs,
-            "max_moves": args.max_moves,
-            **summary,
-        }
-        with open(args.json, "w") as out:
-            json.dump(document, out, indent=2)
-            out.write("\n")
     return summary
 
+
+def write_json(args, argv, results: list[dict]) -> None:
+    """The finished games' summary; ``games_finished`` below ``games`` marks a run still going (or cut short)."""
+    document = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "command": "python -m app.solver.bench " + " ".join(sys.argv[1:] if argv is None else argv),
+        "budget_ms": args.budget_ms,
+        "games": args.games,
+        "games_finished": len(results),
+        "seed": args.seed,
+        "jobs": args.jobs,
+        "max_moves": args.max_moves,
+        **summarize(sorted(results, key=lambda r: r["seed"])),
+    }
+    with open(args.json, "w") as out:
+        json.dump(document, out, indent=2)
+        out.write("\n")
 
 if __name__ == "__main__":
     main()
