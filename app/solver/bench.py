@@ -1,7 +1,8 @@
 """Strength and speed of the solver: ``python -m app.solver.bench``.
 
 ``--speed`` instead times single moves on the engine benchmark's boards: the
-engine's CPython moves next to the compiled slides the search uses.
+engine's CPython moves next to the compiled slides the search uses (``--json``
+then writes date, command and both rates).
 
 Plays whole games with the engine's own rules and seeded randomness (game i uses
 ``Game.new(seed=S + i)``), keeps playing after 2048 until no move is left, and
@@ -160,6 +161,8 @@ def main(argv=None) -> dict:
         rates = speed()
         for name, rate in rates.items():
             print(f"{name.replace('_', ' ')}: {rate:,.0f}", flush=True)
+        if args.json:
+            _write(args.json, {"date": _now(), "command": _command(argv), **rates})
         return rates
     tasks = [(args.seed + i, args.budget_ms, args.max_moves) for i in range(args.games)]
     results = []
@@ -180,9 +183,9 @@ def main(argv=None) -> dict:
 
 def write_json(args, argv, results: list[dict]) -> None:
     """The finished games' summary; ``games_finished`` below ``games`` marks a run still going (or cut short)."""
-    document = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "command": "python -m app.solver.bench " + " ".join(sys.argv[1:] if argv is None else argv),
+    _write(args.json, {
+        "date": _now(),
+        "command": _command(argv),
         "budget_ms": args.budget_ms,
         "games": args.games,
         "games_finished": len(results),
@@ -190,8 +193,19 @@ def write_json(args, argv, results: list[dict]) -> None:
         "jobs": args.jobs,
         "max_moves": args.max_moves,
         **summarize(sorted(results, key=lambda r: r["seed"])),
-    }
-    with open(args.json, "w") as out:
+    })
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _command(argv) -> str:
+    return "python -m app.solver.bench " + " ".join(sys.argv[1:] if argv is None else argv)
+
+
+def _write(path: str, document: dict) -> None:
+    with open(path, "w") as out:
         json.dump(document, out, indent=2)
         out.write("\n")
 

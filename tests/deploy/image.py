@@ -39,10 +39,11 @@ def run_healthcheck(port):
 
 
 def env(instance, **extra):
-    """The image's ENV with the instance folder moved from /data to ``instance``."""
+    """The image's ENV with the instance folder (and what lives in it) moved from /data to ``instance``."""
     values = dockerfile.env()
     assert values.get("FLASK_INSTANCE_PATH") == "/data"
-    values["FLASK_INSTANCE_PATH"] = str(instance)
+    values = {k: str(instance) + v.removeprefix("/data") if v.split("/")[:2] == ["", "data"] else v
+              for k, v in values.items()}
     values.update({k: str(v) for k, v in extra.items()})
     return values
 

@@ -203,8 +203,10 @@ def test_tiny_benchmark_writes_the_documented_json(tmp_path, capsys):
         assert (replayed.score, max_tile(replayed.board)) == (game["score"], game["max_tile"])
 
 
-def test_speed_benchmark_prints_cpython_and_compiled_moves_per_second(capsys):
-    rates = bench.main(["--speed"])
+def test_speed_benchmark_prints_and_stores_cpython_and_compiled_moves_per_second(capsys, tmp_path):
+    rates = bench.main(["--speed", "--json", str(tmp_path / "speed.json")])
     out = capsys.readouterr().out
     assert "cpython moves per second" in out and "compiled moves per second" in out
     assert set(rates) == {"cpython_moves_per_second", "compiled_moves_per_second"}
+    stored = json.loads((tmp_path / "speed.json").read_text())
+    assert stored["command"].endswith("--speed --json " + str(tmp_path / "speed.json")) and stored | rates == stored
