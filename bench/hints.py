@@ -3,8 +3,9 @@
 Starts gunicorn with one worker on loopback (rate limits off), then plays games the way
 Auto-play does: ask for a hint, play it, and start a new game when one ends. Prints how
 long the worker took to start (the solver's machine code is loaded before it answers),
-the hint times seen by the client and reported by the solver, and the worker's resident memory (VmRSS) before the
-first hint and after the last.
+the hint times seen by the client and reported by the solver, and the worker's resident
+memory (VmRSS, and how much of it is mapped files such as numba's LLVM library, which
+every worker shares) before the first hint and after the last.
 """
 
 import argparse
@@ -16,10 +17,12 @@ from bench.load import Session
 from tests.servers import gunicorn_server
 
 
-def rss_mb(pid: int) -> float:
+def rss_mb(pid: int) -> dict:
+    """Resident memory: all of it, the process's own (anonymous) and mapped files (shared libraries)."""
     with open(f"/proc/{pid}/status") as status:
-        line = next(line for line in status if line.startswith("VmRSS:"))
-    return int(line.split()[1]) / 1024
+        fields = dict(line.split(":", 1) for line in status)
+    return {name: int(fields[key].split()[0]) / 1024
+            for name, key in (("rss", "VmRSS"), ("anonymous", "RssAnon"), ("files", "RssFile"))}
 
 
 def auto_play(session: Session, hints: int) -> tuple[list[float], list[float]]:

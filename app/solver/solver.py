@@ -23,7 +23,7 @@ DEFAULT_BUDGET_MS = 100.0
 CUT = 1e-4  # spawn paths less likely than this are not searched further (nneonneo's cut-off)
 MIN_SPAWNS = 3  # nneonneo's depth rule: at least 3 spawns deep ...
 FEWER_SPAWNS = 2  # ... and otherwise as many as the board has distinct tiles, less 2
-TABLE_BITS = 20  # 2**20 transposition-table slots: 21 MB
+TABLE_BITS = 18  # 2**18 transposition-table slots (5 MB): a 100 ms search stores tens of thousands of boards
 GROWTH = 6.0  # a search one spawn deeper costs about this many times more (measured 3-8)
 
 _tables: dict[Weights, np.ndarray] = {}
