@@ -48,7 +48,7 @@ def board_of(rows) -> int:
     return sum(int(row) << (ROW_BITS * r) for r, row in enumerate(rows))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _column(r0, r1, r2, r3, shift):
     """Column ``shift // CELL_BITS`` of the board as a row (row 0's cell lowest)."""
     return (
@@ -59,7 +59,7 @@ def _column(r0, r1, r2, r3, shift):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _transpose(r0, r1, r2, r3):
     return (
         _column(r0, r1, r2, r3, 0),
@@ -69,7 +69,7 @@ def _transpose(r0, r1, r2, r3):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _slide(r0, r1, r2, r3, direction, left, right):
     """The four rows after sliding in ``direction`` (an index into DIRECTIONS)."""
     if direction == LEFT_MOVE:
@@ -99,7 +99,7 @@ def slide_many(boards, left, right):
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _evaluate(r0, r1, r2, r3, lines):
     """Heuristic of a board: the line table summed over its rows and its columns."""
     c0, c1, c2, c3 = _transpose(r0, r1, r2, r3)
@@ -111,7 +111,7 @@ def evaluate(rows, lines):
     return _evaluate(rows[0], rows[1], rows[2], rows[3], lines)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _slot(key, r3, mask):
     """Table slot of a board: its first three rows (``key``) and last row hashed to ``mask``'s bits."""
     return ((key ^ r3 * 0x5851F42D) * HASH) >> 40 & mask
