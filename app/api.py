@@ -1,8 +1,9 @@
 """The JSON API: thin routes over the engine and the game kept in the session."""
 
 import json
+import re
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app, request, session
 
 from . import hints
 from .engine import DIRECTIONS, Game, GameFinished, InvalidState, check_count
@@ -13,6 +14,10 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 # Keys a page may send in one request: far more than a player presses in a round trip.
 MAX_BATCH = 64
+REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# In the session: [id, move count after it, points gained] of the last request with an id that
+# moved, so that a repeat of it (its answer was lost) gets that answer again, not a refusal.
+LAST_MOVES = "last_moves"
 
 
 @bp.get("/game")
@@ -50,18 +55,25 @@ def move():
     """One move, or a batch of moves played in order; with ``moves`` (the valid-move count of the
     state the client saw) it is idempotent.
 
-    A request that names a count the game has left behind (a retry whose first try landed, a key
-    pressed in another tab) changes nothing and answers 409 ``out_of_sync``. A batch stops at
-    the move that finishes the game; the directions after it are dropped.
+    A request that names a count the game has left behind (a key pressed in another tab, a
+    restore) changes nothing and answers 409 ``out_of_sync``, unless it repeats, by its ``id``,
+    the last request that moved the game there: then it gets that request's answer again. A batch
+    stops at the move that finishes the game; the directions after it are dropped.
     """
-    body = json_object(optional={"direction", "directions", "moves"})
+    body = json_object(optional={"direction", "directions", "moves", "id"})
     directions = requested_directions(body)
     try:
         seen = check_count("moves", body["moves"]) if "moves" in body else None
     except InvalidState as error:
         raise ApiError(400, "invalid_moves", str(error)) from None
+    request_id = body.get("id")
+    if "id" in body and not (isinstance(request_id, str) and REQUEST_ID.fullmatch(request_id)):
+        raise ApiError(400, "invalid_id", "id must be 1 to 64 letters, digits, '-' or '_'")
     game = existing_game()
     if seen is not None and seen != game.moves:
+        last = session.get(LAST_MOVES)
+        if request_id is not None and isinstance(last, list) and last[:2] == [request_id, game.moves]:
+            return {**game.to_state(), "moved": True, "gained": last[2], "repeated": True}
         message = f"the game is at {game.moves} moves, not {seen}: nothing was changed"
         raise ApiError(409, "out_of_sync", message, state=game.to_state())
     outcomes = []
@@ -73,11 +85,14 @@ def move():
         except GameFinished as finished:
             raise ApiError(409, "game_finished", str(finished), state=game.to_state()) from None
     moved = any(outcome.moved for outcome in outcomes)
+    gained = sum(outcome.gained for outcome in outcomes)
     if moved:
         save_game(game)
+        if request_id is not None:
+            session[LAST_MOVES] = [request_id, game.moves, gained]
     if "direction" in body:
         return {**game.to_state(), **outcomes[0].to_dict()}
-    return {**game.to_state(), "moved": moved, "gained": sum(outcome.gained for outcome in outcomes)}
+    return {**game.to_state(), "moved": moved, "gained": gained}
 
 
 @bp.post("/game/keep-playing")

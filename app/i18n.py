@@ -21,8 +21,6 @@ DEFAULT_LANGUAGE = "en"
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 SOURCE_DIR = Path(__file__).parent / "translations"
-# Pages written in English only: their content is marked as English inside a Czech page.
-ENGLISH_ONLY = frozenset({"pages.strategy", "pages.solver"})
 # Flask-Babel's Jinja filters that format for the request's locale.
 LOCALE_FILTERS = (
     "datetimeformat",
@@ -99,11 +97,9 @@ def compile_catalogs(source, target):
 
 
 def template_context():
-    """What base.html needs: ``<html lang>``, the content's language, the switch's way back."""
-    html_lang = str(get_locale())
+    """What base.html needs: ``<html lang>`` and the switch's way back."""
     return {
-        "html_lang": html_lang,
-        "content_lang": "en" if request.endpoint in ENGLISH_ONLY else html_lang,
+        "html_lang": str(get_locale()),
         "languages": LANGUAGES,
         "here": request.full_path.rstrip("?") if request.method == "GET" else "/",
     }

@@ -1,23 +1,21 @@
 """Page routes: the game itself at ``/``, and the pages about playing it."""
 
 import json
-import mimetypes
+from datetime import datetime
 from pathlib import Path
 
 from flask import Blueprint, current_app, redirect, render_template, url_for
 
+from .api import MAX_BATCH
 from .charts import reach_chart
 from .solver import Weights
-
-# Python's table lacks the web app manifest type; browsers and `nosniff` want the real one.
-mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 bp = Blueprint("pages", __name__)
 
 
 @bp.get("/")
 def index():
-    return render_template("index.html")
+    return render_template("index.html", max_batch=MAX_BATCH)
 
 
 @bp.get("/favicon.ico")
@@ -39,14 +37,7 @@ BENCHMARKS = {
     "benchmark-10ms.json": ({"8192": 0.98, "16384": 0.30}, 11.0),
 }
 SPEED = "speed.json"
-TERMS = [
-    ("empty", "empty cells: room to move"),
-    ("merges", "neighbours that one slide could merge"),
-    ("monotonicity", "penalty for lines that rise and fall instead of growing towards one end"),
-    ("sum", "penalty that grows steeply with tile size, so that merging always pays"),
-    ("inner", "penalty for large tiles in the two middle cells of a line, away from the edges"),
-    ("loss", "value of a board with no move left (below zero)"),
-]
+TERMS = ["empty", "merges", "monotonicity", "sum", "inner", "loss"]  # the evaluation's weights solver.html explains
 
 
 def _stored(name):
@@ -65,9 +56,10 @@ def solver():
         bench = _stored(name)
         if bench:
             chart = reach_chart(bench["reached"], targets, key=f"{bench['budget_ms']:g}ms")
-            runs.append({"bench": bench, "chart": chart, "targets": targets, "p99_target": p99_target})
+            date = datetime.fromisoformat(bench["date"])
+            runs.append({"bench": bench, "date": date, "chart": chart, "targets": targets, "p99_target": p99_target})
     weights = Weights()
-    terms = [{"name": name, "weight": getattr(weights, name), "meaning": meaning} for name, meaning in TERMS]
+    terms = [{"name": name, "weight": getattr(weights, name)} for name in TERMS]
     return render_template(
         "solver.html",
         runs=runs,

@@ -191,7 +191,7 @@ class FileSessions(_LockedSessions, CacheLibSessionInterface):
     def _lock(self, store_id):
         """flock() one of a fixed set of lock files, so the folder never grows."""
         stripe = int(hashlib.sha256(store_id.encode()).hexdigest()[:8], 16) % FILE_LOCK_STRIPES
-        file = open(self.lock_dir / f"{stripe}.lock", "ab")
+        file = open(self.lock_dir / f"{stripe}.lock", "ab")  # noqa: SIM115 (held until _release closes it)
         try:
             retry_until(lambda: _try_flock(file), self.lock_timeout)
         except BaseException:

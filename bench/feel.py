@@ -12,21 +12,18 @@ serves the app itself, in this process, from a temporary instance folder.
 
 import argparse
 import logging
-import os
 import random
 import statistics
 import tempfile
-import threading
 from contextlib import contextmanager, nullcontext
 
 from playwright.sync_api import sync_playwright
-from werkzeug.serving import make_server
 
 from app import create_app
 from app.engine import pack, valid_moves
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic"]
+from .page import CHROMIUM_ARGS, CHROMIUM_PATH, dom_board, emulate_round_trip, served
+
 KEYS = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
 BURST_KEYS, BURST_SPACING_MS = 10, 40
 
@@ -69,28 +66,11 @@ SETTLED = "() => document.getElementById('board').dataset.busy === 'false' && wi
 
 @contextmanager
 def served_app():
-    """The app on a free loopback port in this process, rate limits off (one fast client)."""
+    """The app in this process, from a temporary instance, rate limits off (one fast client)."""
     with tempfile.TemporaryDirectory(prefix="feel-") as instance:
-        app = create_app({"INSTANCE_PATH": instance, "RATELIMIT_ENABLED": False})
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        try:
-            yield f"http://127.0.0.1:{server.server_port}"
-        finally:
-            server.shutdown()
-            thread.join(timeout=10)
-
-
-def dom_board(page):
-    tiles = page.eval_on_selector_all(
-        "#tiles [data-value]", "els => els.map(el => [+el.dataset.row, +el.dataset.col, +el.dataset.value])"
-    )
-    board = [[0] * 4 for _ in range(4)]
-    for row, col, value in tiles:
-        board[row][col] = value
-    return board
+        with served(create_app({"INSTANCE_PATH": instance, "RATELIMIT_ENABLED": False})) as url:
+            yield url
 
 
 def agrees_with_server(page):
@@ -107,10 +87,7 @@ def measure(browser, base_url, round_trip, presses, rng):
     page = browser.new_page(base_url=base_url)
     page.add_init_script(PROBE)
     fresh_game(page, rng.randrange(2**32))
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    conditions = {"offline": False, "latency": round_trip, "downloadThroughput": -1, "uploadThroughput": -1}
-    cdp.send("Network.emulateNetworkConditions", conditions)
+    emulate_round_trip(page.context.new_cdp_session(page), round_trip)
     motion, settled, disagreements = [], [], 0
     for _ in range(presses):
         moves = valid_moves(pack(dom_board(page)))
@@ -144,18 +121,17 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    with served_app() if args.url is None else nullcontext(args.url) as base_url:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            print(f"{'round trip':>10}  {'first motion':>12}  {'settled':>9}  {'10-key burst':>12}  disagreements")
-            for round_trip in args.round_trips:
-                motion, settled, burst, disagreements = measure(browser, base_url, round_trip, args.presses, rng)
-                print(
-                    f"{round_trip:>7} ms  {motion:>9.0f} ms  {settled:>6.0f} ms  {burst:>9.0f} ms  {disagreements:>13}",
-                    flush=True,
-                )
-            browser.close()
-
+    serving = served_app() if args.url is None else nullcontext(args.url)
+    with serving as base_url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
+        print(f"{'round trip':>10}  {'first motion':>12}  {'settled':>9}  {'10-key burst':>12}  disagreements")
+        for round_trip in args.round_trips:
+            motion, settled, burst, disagreements = measure(browser, base_url, round_trip, args.presses, rng)
+            print(
+                f"{round_trip:>7} ms  {motion:>9.0f} ms  {settled:>6.0f} ms  {burst:>9.0f} ms  {disagreements:>13}",
+                flush=True,
+            )
+        browser.close()
 
 if __name__ == "__main__":
     main()

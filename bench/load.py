@@ -142,7 +142,8 @@ def moves_round(players, moves, threads, measured, first_step):
             player = players[number]
             for step in range(first_step, first_step + moves):
                 body = {"direction": DIRECTIONS[step % 4]}
-                state = timed(partial(player.request, "POST", "/api/game/moves", body), measured.latencies, measured.errors)
+                request = partial(player.request, "POST", "/api/game/moves", body)
+                state = timed(request, measured.latencies, measured.errors)
                 count += state is not None
                 if state and state["over"]:
                     player.request("POST", "/api/game", {"seed": number + step})

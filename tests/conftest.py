@@ -8,7 +8,9 @@ def make_app(tmp_path):
     """Build an app with the tests' defaults (its own instance folder, no rate limits) and ``config``."""
 
     def make(**config):
-        return create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "RATELIMIT_ENABLED": False} | config)
+        return create_app(
+            {"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "RATELIMIT_ENABLED": False} | config
+        )
 
     return make
 

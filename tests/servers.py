@@ -27,7 +27,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar
 from pathlib import Path
@@ -126,8 +126,8 @@ def local_argv(argv):
     if head == "gunicorn":
         return gunicorn_command() + rest
     if head in ("python", "python3"):
-        return [sys.executable] + rest
-    return [head] + rest
+        return [sys.executable, *rest]
+    return [head, *rest]
 
 
 class ManagedProcess:
@@ -173,10 +173,8 @@ class ManagedProcess:
     def signal(self, signum):
         if not self.alive():
             return
-        try:
+        with suppress(ProcessLookupError):
             self.popen.send_signal(signum)
-        except ProcessLookupError:
-            pass
 
     def wait(self, timeout):
         """The exit code, or None if still running after ``timeout`` seconds."""
@@ -192,10 +190,8 @@ class ManagedProcess:
         """
         if self.popen is None:
             return None
-        try:
+        with suppress(ProcessLookupError, PermissionError):
             os.killpg(self.popen.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         code = self.wait(10)
         wait_until(lambda: not group_pids(self.popen.pid), 10, message=f"{self.name} group gone")
         return code
@@ -208,10 +204,8 @@ class ManagedProcess:
         if self.alive():
             self.signal(signal.SIGTERM)
             code = self.wait(timeout)
-        try:  # leftovers (workers of a crashed master) go too
+        with suppress(ProcessLookupError, PermissionError):  # leftovers (workers of a crashed master) go too
             os.killpg(self.popen.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         if code is None:
             code = self.wait(10)
         return code
@@ -440,10 +434,7 @@ def gunicorn_server(app=APP, *, env=None, args=(), port=None, argv=None, cwd=PRO
     with tempfile.TemporaryDirectory(prefix="gunicorn-") as tmp:
         full_env = server_env({"FLASK_INSTANCE_PATH": str(Path(tmp) / "instance"), **(env or {})})
         full_env.setdefault("XDG_RUNTIME_DIR", tmp)  # gunicorn >= 25 control socket, if enabled
-        if argv is None:
-            argv = gunicorn_command() + ["--bind", f"{LOOPBACK}:{port}", *args, app]
-        else:
-            argv = local_argv(argv)
+        argv = [*gunicorn_command(), "--bind", f"{LOOPBACK}:{port}", *args, app] if argv is None else local_argv(argv)
         process = ManagedProcess(argv, env=full_env, cwd=cwd, log_path=log_path or Path(tmp) / "gunicorn.log",
                                  name="gunicorn").start()
         server = GunicornServer(process, port)

@@ -33,7 +33,7 @@ def slide_tiles(board: int, direction: str) -> list[dict]:
     flat = exponents(board)
     for line in LINES[direction]:
         slid = _slide(tuple(flat[r * SIZE + c] for r, c in line))
-        for (r, c), exponent, origins in zip(line, slid.cells, slid.origins):
+        for (r, c), exponent, origins in zip(line, slid.cells, slid.origins, strict=True):
             if exponent:
                 sources = [list(line[i]) for i in origins]
                 tiles.append({"row": r, "col": c, "value": 1 << exponent, "from": sources})

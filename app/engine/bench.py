@@ -25,7 +25,9 @@ _PREFERENCE = {"down": 8, "left": 8, "right": 2, "up": 1}
 
 def _raised(board: int, steps: int) -> int:
     """The board with every tile's exponent raised by ``steps`` (at most 2**17)."""
-    return sum(min(e + steps, MAX_EXPONENT) << shift for e, shift in zip(exponents(board), CELL_SHIFTS) if e)
+    return sum(
+        min(e + steps, MAX_EXPONENT) << shift for e, shift in zip(exponents(board), CELL_SHIFTS, strict=True) if e
+    )
 
 
 def sample_boards(count: int = 20_000, seed: int = 2048) -> list[int]:
@@ -102,9 +104,7 @@ def main() -> None:
     per_direction = {d: _rates(_unscored(MOVES[d]), board_batches) for d in DIRECTIONS}
     for direction, rates in per_direction.items():
         print(_line(f"move_{direction}(board)", rates, "moves/s"))
-    mean = tuple(
-        len(DIRECTIONS) / sum(1 / rates[i] for rates in per_direction.values()) for i in (0, 1)
-    )
+    mean = tuple(len(DIRECTIONS) / sum(1 / rates[i] for rates in per_direction.values()) for i in (0, 1))
     print(_line("  all four directions", mean, "moves/s (harmonic mean)"))
     pairs = [(board, DIRECTIONS[i % 4]) for i, board in enumerate(boards)]
     print(_line("move(board, direction)", _rates(_scored, _batches(pairs)), "moves/s, with score"))

@@ -170,7 +170,9 @@ def chance(r0, r1, r2, r3, depth, probability, left, right, lines, loss, keys, l
                     if m0 == s0 and m1 == s1 and m2 == s2 and m3 == s3:
                         continue
                     if below:
-                        value = chance(m0, m1, m2, m3, below, p, left, right, lines, loss, keys, lasts, depths, values, state)
+                        value = chance(
+                            m0, m1, m2, m3, below, p, left, right, lines, loss, keys, lasts, depths, values, state
+                        )
                     else:
                         value = _evaluate(m0, m1, m2, m3, lines)
                     if value > best:
@@ -198,5 +200,7 @@ def score_moves(rows, depth, left, right, lines, loss, keys, lasts, depths, valu
         m0, m1, m2, m3 = _slide(r0, r1, r2, r3, direction, left, right)
         if m0 == r0 and m1 == r1 and m2 == r2 and m3 == r3:
             continue
-        scores[direction] = chance(m0, m1, m2, m3, depth, 1.0, left, right, lines, loss, keys, lasts, depths, values, state)
+        scores[direction] = chance(
+            m0, m1, m2, m3, depth, 1.0, left, right, lines, loss, keys, lasts, depths, values, state
+        )
     return scores

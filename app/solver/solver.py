@@ -99,6 +99,6 @@ class Solver:
             if deeper is None:
                 break
             scores, spawns, last = deeper, next_spawns, perf_counter() - began
-        valid = {d: float(s) for d, s in zip(DIRECTIONS, scores) if not np.isnan(s)}
+        valid = {d: float(s) for d, s in zip(DIRECTIONS, scores, strict=True) if not np.isnan(s)}
         direction = max(valid, key=valid.get)
         return Suggestion(direction, valid, spawns + 1, (perf_counter() - start) * 1000)

@@ -1,7 +1,5 @@
 // Thin client for the game's JSON API, plus retry with backoff.
 
-export const DIRECTIONS = Object.freeze(['up', 'down', 'left', 'right']);
-
 export class ApiError extends Error {
   constructor({ status = 0, data = null, network = false, retryAfter = null, message = '' }) {
     super(message || (network ? 'network error' : `HTTP ${status}`));
@@ -32,10 +30,10 @@ function parseRetryAfter(value) {
 }
 
 /** Delay before retry number `attempt` (0-based): 300ms doubling to 8s, with jitter. */
-export function backoffDelay(attempt, retryAfter = null) {
+function backoffDelay(attempt, retryAfter = null) {
   const base = Math.min(8000, 300 * 2 ** attempt);
   const jittered = base * (0.8 + Math.random() * 0.4);
-  return retryAfter != null ? Math.max(jittered, Math.min(retryAfter, 60) * 1000) : jittered;
+  return retryAfter !== null ? Math.max(jittered, Math.min(retryAfter, 60) * 1000) : jittered;
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,11 +51,11 @@ export function createApi(root = '/api') {
     } catch (e) {
       throw new ApiError({ network: true, message: String(e && e.message || e) });
     }
-    let data = null;
+    let data;
     try {
       data = await response.json();
     } catch {
-      data = null;
+      data = null; // no body, or not JSON
     }
     if (!response.ok) {
       throw new ApiError({
@@ -75,9 +73,8 @@ export function createApi(root = '/api') {
     getGame: () => request('GET', '/game'),
     newGame: (seed) => request('POST', '/game', seed === undefined ? {} : { seed }),
     putGame: (state) => request('PUT', '/game', state),
-    /** One direction, or a batch played in order, from the game at `moves` valid moves. */
-    move: (directions, moves) => request('POST', '/game/moves',
-      directions.length === 1 ? { direction: directions[0], moves } : { directions, moves }),
+    /** A batch of directions played in order from the game at `moves` valid moves. */
+    move: (directions, moves, id) => request('POST', '/game/moves', { directions, moves, id }),
     keepPlaying: () => request('POST', '/game/keep-playing', {}),
     hint: () => request('GET', '/game/hint'),
   };

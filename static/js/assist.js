@@ -5,7 +5,8 @@
 // and its animations stay exactly as consistent as when a person plays.
 
 import { sleep } from './api.js';
-import { fill, isFinished } from './game.js';
+import { fill } from './game.js';
+import { isFinished } from './server.js';
 
 // Pause after each auto-played move has finished animating.
 const PAUSES = { slow: 600, normal: 200, fast: 0 };
@@ -16,6 +17,7 @@ export function createAssist(elements, { game, messages, announcer }) {
   let run = 0; // bumped on every stop, so a loop or hint from before a stop goes quiet
 
   const directionName = (d) => (messages.directions && messages.directions[d]) || d;
+  const pause = () => PAUSES[speed.querySelector('[aria-pressed="true"]')?.value] ?? PAUSES.normal;
 
   function hideArrow() {
     arrow.hidden = true;
@@ -50,7 +52,7 @@ export function createAssist(elements, { game, messages, announcer }) {
       showArrow(direction);
       announcer.say(fill(messages.hint, { direction: directionName(direction) }));
     } catch (err) {
-      console.warn('2048: no hint', err); // eslint-disable-line no-console
+      console.warn('2048: no hint', err);
       announcer.say(messages.noHint);
     } finally {
       hint.removeAttribute('aria-busy');
@@ -75,14 +77,14 @@ export function createAssist(elements, { game, messages, announcer }) {
       try {
         direction = await askSolver();
       } catch (err) {
-        console.warn('2048: auto-play stopped', err); // eslint-disable-line no-console
+        console.warn('2048: auto-play stopped', err);
         break;
       }
       if (token !== run) return;
       if (direction) {
         game.play(direction);
         await game.whenIdle();
-        await sleep(PAUSES[speed.value] ?? PAUSES.normal);
+        await sleep(pause());
       }
     }
     if (token === run) stop();

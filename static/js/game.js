@@ -6,10 +6,7 @@
 // conversation with the server lives in static/js/server.js.
 
 import { predictMove } from './slide.js';
-import { connect } from './server.js';
-
-/** True when the server refuses moves: game over, or won and waiting for "keep going". */
-export const isFinished = (s) => !!s && (s.over || (s.won && !s.keep_playing));
+import { connect, isFinished } from './server.js';
 
 export function fill(template, values) {
   return String(template || '').replace(/\{(\w+)\}/g, (m, name) => (name in values ? values[name] : m));
@@ -20,19 +17,19 @@ function notify(listeners, value) {
     try {
       listener(value);
     } catch (err) {
-      console.warn('2048: listener failed', err); // eslint-disable-line no-console
+      console.warn('2048: listener failed', err);
     }
   }
 }
 
-export function createGame({ api, view, storage, score, overlay, notice, announcer, messages, format, setBusy }) {
+export function createGame({ api, view, storage, score, overlay, notice, announcer, messages, format, setBusy, maxBatch }) {
   const inputListeners = new Set();
   const stateListeners = new Set();
   const idleWaiters = [];
   let best = storage.loadBest();
   let shownFinished = null; // the finished state the overlay was last shown for
 
-  const server = connect({ api, notice, onChange });
+  const server = connect({ api, notice, onChange, maxBatch });
 
   /** The confirmed game with every pending move's slide applied: what the board shows. */
   function projection() {
@@ -45,7 +42,7 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
     return { board, score: points };
   }
 
-  const isBusy = () => server.busy() || !view.idle;
+  const isBusy = () => server.isBusy() || !view.idle;
 
   /** Called wherever busy-ness may change (and by the view when its animations end). */
   function updateBusy() {
@@ -117,6 +114,12 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
   return {
     getState,
     isBusy,
+
+    /** Whether starting over would throw a game away: it has moves, made or on their way. */
+    inProgress() {
+      const state = server.state();
+      return !!state && !isFinished(state) && (state.moves > 0 || server.directions().length > 0);
+    },
     updateBusy,
 
     /** Resolves as soon as the game is idle: at once if it is, else when updateBusy finds it so. */
@@ -157,11 +160,8 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
     /** After a win: continue the same game. */
     keepPlaying: () => server.keepPlaying(),
 
-    /** Check the server's copy (the window came back into view: another one may have played). */
+    /** Check the server's copy (another window played, or this one was away). */
     refresh: () => server.refresh(),
-
-    /** Another window saved `state`: show it here too. */
-    adopt: (state) => server.adopt(state),
 
     hint: () => server.hint(),
 

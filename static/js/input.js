@@ -13,10 +13,11 @@ const CODES = {
   KeyK: 'up', KeyJ: 'down', KeyH: 'left', KeyL: 'right',
 };
 
-function isEditable(target) {
+/** Text fields and dialogs keep their keys; everywhere else the mapped keys play. */
+function keepsKeys(target) {
   if (!(target instanceof Element)) return false;
   if (target.isContentEditable) return true;
-  return !!target.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"])');
+  return !!target.closest('input, textarea, dialog, [contenteditable]:not([contenteditable="false"])');
 }
 
 /** The direction for a keydown event, or null. */
@@ -32,7 +33,7 @@ export function directionForKey(event) {
 /** Call onDirection(direction) for mapped keys; they don't scroll the page. */
 export function bindKeyboard(target, onDirection) {
   const handler = (event) => {
-    if (event.defaultPrevented || event.isComposing || isEditable(event.target)) return;
+    if (event.defaultPrevented || event.isComposing || keepsKeys(event.target)) return;
     const direction = directionForKey(event);
     if (!direction) return;
     event.preventDefault();

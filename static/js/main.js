@@ -49,12 +49,56 @@ const game = createGame({
   setBusy: (busy) => {
     boardEl.dataset.busy = String(busy);
   },
+  maxBatch: Number(boardEl.dataset.maxBatch),
 });
 
 bindKeyboard(document, (direction) => game.userInput(direction, 'keyboard'));
 bindSwipe(boardEl, (direction) => game.userInput(direction, 'touch'));
-for (const id of ['new-game', 'overlay-new-game', 'try-again']) $(id).addEventListener('click', () => game.newGame());
+for (const id of ['overlay-new-game', 'try-again']) $(id).addEventListener('click', () => game.newGame());
 $('keep-playing').addEventListener('click', () => game.keepPlaying());
+
+// Starting over throws away a game with moves only when the player says so (Escape keeps it).
+const confirmNewGame = $('confirm-new-game');
+$('new-game').addEventListener('click', () => {
+  if (!game.inProgress()) {
+    game.newGame();
+    return;
+  }
+  confirmNewGame.returnValue = '';
+  confirmNewGame.showModal();
+});
+confirmNewGame.addEventListener('click', (event) => {
+  const button = event.target.closest('button');
+  if (button) confirmNewGame.close(button.value);
+});
+confirmNewGame.addEventListener('close', () => {
+  if (confirmNewGame.returnValue === 'new') game.newGame();
+  boardEl.focus({ preventScroll: true });
+});
+
+// After a button's action the keys belong to the board again: a stray Space or Enter must not
+// repeat it, and the arrows play.
+$('main').addEventListener('click', (event) => {
+  if (event.target.closest('button')) boardEl.focus({ preventScroll: true });
+});
+
+// Focus rings are drawn for keyboard players only (style.css reads this).
+document.addEventListener('pointerdown', (event) => {
+  document.documentElement.dataset.input = event.pointerType;
+}, true);
+document.addEventListener('keydown', () => {
+  document.documentElement.dataset.input = 'keyboard';
+}, true);
+
+// The auto-play speed: three toggle buttons, one pressed (they take no arrow keys, unlike a menu).
+$('autoplay-speed').addEventListener('click', (event) => {
+  const chosen = event.target.closest('button');
+  if (!chosen) return;
+  for (const button of $('autoplay-speed').querySelectorAll('button')) {
+    button.setAttribute('aria-pressed', String(button === chosen));
+  }
+});
+
 let assist = null;
 const solver = () => {
   assist ??= import('./assist.js').then(({ createAssist }) => createAssist(
@@ -66,14 +110,14 @@ const solver = () => {
 $('hint').addEventListener('click', () => solver().then((a) => a.showHint()));
 $('autoplay').addEventListener('click', () => solver().then((a) => a.toggleAutoplay()));
 
-// Other windows of this session: a game they saved is shown here at once; coming back into
-// view or focus asks the server, in case a change went by unseen (e.g. without localStorage).
-storage.onGameSaved((state) => game.adopt(state));
+// Other windows of this session: when one saves a game, or this one comes back into view or
+// focus, ask the server whether its game is still the one shown (no polling).
+storage.onGameSaved(() => game.refresh());
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') game.refresh();
 });
 window.addEventListener('focus', () => game.refresh());
 
 game.start().catch((err) => {
-  console.error('2048: could not load the game', err); // eslint-disable-line no-console
+  console.error('2048: could not load the game', err);
 });

@@ -3,21 +3,31 @@
 //
 // A key is sent the moment it is pressed when nothing else is on its way; keys pressed while a
 // request is out go together in the next one, so a burst costs a round trip per batch, not per
-// key. Every request names the valid-move count it was played from ("moves"): the server applies
-// it only there, so a retry never applies a move twice and a change made elsewhere (another
-// window, a restore) is refused rather than played over.
+// key. Every request names the valid-move count it was played from ("moves") and carries an id:
+// the server plays it only from that count, and answers a repeat of it (a retry whose first try
+// landed) without playing it again, so a move is never played twice, and a change made elsewhere
+// (another window, a restore) is refused rather than played over.
 
 import { isRetryable, withRetry } from './api.js';
 import { predictMove } from './slide.js';
 import { isGameState, pickState } from './storage.js';
 
-const MAX_BATCH = 64; // as the server's
+/** True when the server refuses moves: game over, or won and waiting for "keep going". */
+export const isFinished = (s) => !!s && (s.over || (s.won && !s.keep_playing));
 
 const sameState = (a, b) => !!a && !!b && a.score === b.score && a.moves === b.moves
   && a.won === b.won && a.keep_playing === b.keep_playing
   && a.board.every((row, r) => row.every((v, c) => v === b.board[r][c]));
 
-/** `api` whose every answer (success or a refusal) hides the connection notice. */
+function requestId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(12)); // randomUUID needs a secure context
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * `api`, with the connection notice shown while the server cannot be reached (network errors,
+ * 5xx; not a rate limit) and hidden by any answer.
+ */
 function noticing(api, notice) {
   const wrap = (call) => async (...args) => {
     try {
@@ -25,7 +35,7 @@ function noticing(api, notice) {
       notice.hide();
       return value;
     } catch (err) {
-      if (!isRetryable(err)) notice.hide();
+      if (!isRetryable(err) || err.status === 429) notice.hide();
       throw err;
     }
   };
@@ -34,12 +44,13 @@ function noticing(api, notice) {
 
 /**
  * onChange(event) runs whenever the confirmed game, the pending moves or busy-ness change. Its
- * kind: "moved" (a batch was confirmed), "finished" (refused: the game is finished; pending moves
- * dropped), "new", "kept", "loaded" (a saved game shown before the server answered), "restored"
- * (the server had forgotten the game and has ours back), "resync" (the server has our game),
- * "reset" (it has another: pending moves dropped) or "busy".
+ * kind: "moved" (a batch was confirmed), "finished" (refused: the game is finished), "new",
+ * "kept", "loaded" (a saved game shown before the server answered), "restored" (the server had
+ * forgotten the game and has ours back), "resync" (the server has our game), "reset" (it has
+ * another) or "busy". Whenever the server's game is not the one the keys were pressed on, the
+ * keys not yet played are dropped.
  */
-export function connect({ api: plainApi, notice, onChange }) {
+export function connect({ api: plainApi, notice, onChange, maxBatch }) {
   const api = noticing(plainApi, notice);
   let confirmed = null; // the server's game as last heard, or the saved one until it answers
   let verified = false; // whether `confirmed` came from the server
@@ -47,9 +58,15 @@ export function connect({ api: plainApi, notice, onChange }) {
   let queued = []; // directions pressed and not yet sent, in order
   let batch = null; // directions on their way
   let flight = null; // settles once the batch is answered and its answer taken
-  let paused = false; // a control step runs (new game, refresh...): nothing is sent
+  let paused = false; // a control step runs (new game, restore...): nothing is sent
   let chain = Promise.resolve();
-  const hooks = { onRetry: () => notice.show() };
+  const hooks = {
+    onRetry(err) {
+      if (err.status !== 429) notice.show(); // a rate limit is a wait, not a connection problem
+    },
+  };
+
+  const busy = () => !verified || starting || paused || !!flight || queued.length > 0;
 
   function confirm(state, kind) {
     confirmed = pickState(state);
@@ -59,47 +76,47 @@ export function connect({ api: plainApi, notice, onChange }) {
 
   function pump() {
     if (paused || flight || !verified) return;
+    if (isFinished(confirmed)) queued = []; // the overlay is up: these are not sent
     while (queued.length && !predictMove(confirmed.board, queued[0]).moved) queued.shift(); // no-ops
     if (!queued.length) {
       onChange({ kind: 'busy' });
       return;
     }
-    batch = queued.splice(0, MAX_BATCH);
-    flight = sendBatch(batch, confirmed.moves).then((kind) => {
-      batch = null;
-      flight = null;
-      onChange({ kind });
-      pump();
-    });
+    batch = queued.splice(0, maxBatch);
+    flight = sendBatch(batch, confirmed.moves)
+      .catch((err) => {
+        console.warn('2048: moves lost', err);
+        queued = [];
+        return 'resync';
+      })
+      .then((kind) => {
+        batch = null;
+        flight = null;
+        onChange({ kind });
+        pump();
+      });
   }
 
-  /** Send until the server has the batch (or refuses it); returns the event to tell. */
+  /** Send until the server has the batch or refuses it; returns the kind of event to tell. */
   async function sendBatch(directions, from) {
-    let retried = false;
-    const onRetry = () => {
-      retried = true;
-      notice.show();
-    };
+    const id = requestId();
     for (let restored = false; ; restored = true) {
       try {
-        confirmed = pickState(await withRetry(() => api.move(directions, from), { onRetry }));
+        confirmed = pickState(await withRetry(() => api.move(directions, from, id), hooks));
         return 'moved';
       } catch (err) {
         const { error, state } = err.data || {};
+        if (err.status === 404 && !restored) {
+          await withRetry(() => api.putGame(confirmed), hooks); // forgotten: ours back, send again
+          continue;
+        }
+        queued = []; // not played: the keys after it were pressed on a board that will not be
         if (err.status === 409 && isGameState(state)) {
-          // A retry that finds the game ahead by no more than the batch: the first try landed.
-          const ahead = state.moves - from;
-          const landed = error.code === 'out_of_sync' && retried && ahead > 0 && ahead <= directions.length;
-          const finished = error.code === 'game_finished';
-          if (!landed) queued = []; // the game is finished, or another board than the one pressed on
           confirmed = pickState(state);
-          return landed ? 'moved' : finished ? 'finished' : 'reset';
+          return error.code === 'game_finished' ? 'finished' : 'reset';
         }
-        if (err.status !== 404 || restored) {
-          console.warn('2048: moves refused', err); // eslint-disable-line no-console
-          return reconcile(await serverGame());
-        }
-        await withRetry(() => api.putGame(confirmed), hooks); // forgotten: put ours back, send again
+        console.warn('2048: moves refused', err);
+        return take(await serverGame());
       }
     }
   }
@@ -117,7 +134,7 @@ export function connect({ api: plainApi, notice, onChange }) {
         pump();
       }
     });
-    chain = run.catch(() => {});
+    chain = run.catch((err) => console.warn('2048: request refused', err));
     return run;
   }
 
@@ -125,16 +142,20 @@ export function connect({ api: plainApi, notice, onChange }) {
   async function serverGame() {
     const server = await withRetry(() => api.getGame(), hooks);
     if (!server.created || !confirmed) return { state: server, restored: false };
+    return restore(server);
+  }
+
+  async function restore(fallback) {
     try {
       return { state: await withRetry(() => api.putGame(confirmed), hooks), restored: true };
     } catch (err) {
-      console.warn('2048: could not restore the saved game', err); // eslint-disable-line no-console
-      return { state: server, restored: false };
+      console.warn('2048: could not restore the saved game', err);
+      return { state: fallback, restored: false };
     }
   }
 
-  /** Take the server's game; keys pressed for another board than it are dropped. Returns the kind. */
-  function reconcile({ state, restored }) {
+  /** Take the server's game; keys pressed on another board than it are dropped. Returns the kind. */
+  function take({ state, restored }) {
     const same = sameState(state, confirmed);
     if (!same) queued = [];
     confirmed = pickState(state);
@@ -143,13 +164,13 @@ export function connect({ api: plainApi, notice, onChange }) {
   }
 
   return {
+    isBusy: busy,
     /** The confirmed game (null before there is one). */
     state: () => confirmed,
     /** The directions pressed and not yet confirmed, oldest first. */
     directions: () => [...(batch || []), ...queued],
     /** Whether moves can be pressed: there is a board to predict on. */
     accepting: () => !!confirmed && !starting,
-    busy: () => !verified || starting || paused || !!flight || queued.length > 0,
 
     /** Load: show the saved game at once (if any), then the server's, or ours put back on it. */
     start(saved) {
@@ -157,7 +178,7 @@ export function connect({ api: plainApi, notice, onChange }) {
         confirmed = pickState(saved);
         onChange({ kind: 'loaded' });
       }
-      return control(async () => onChange({ kind: reconcile(await serverGame()) }));
+      return control(async () => onChange({ kind: take(await serverGame()) }));
     },
 
     move(direction) {
@@ -183,22 +204,26 @@ export function connect({ api: plainApi, notice, onChange }) {
         try {
           confirm(await withRetry(() => api.keepPlaying(), hooks), 'kept');
         } catch (err) {
-          console.warn('2048: keep playing refused', err); // eslint-disable-line no-console
-          onChange({ kind: reconcile(await serverGame()) });
+          console.warn('2048: keep playing refused', err);
+          onChange({ kind: take(await serverGame()) });
         }
       });
     },
 
-    /** Ask the server (the window came back into view: another window may have played). */
-    refresh() {
-      if (!verified || paused || flight || queued.length) return Promise.resolve();
-      return control(async () => onChange({ kind: reconcile(await serverGame()) }));
-    },
-
-    /** Another window of this session confirmed `state`: show it here too, if nothing is on its way. */
-    adopt(state) {
-      if (!verified || paused || flight || queued.length || sameState(state, confirmed)) return;
-      confirm(state, 'reset');
+    /**
+     * Ask the server whether its game is still ours (another window may have played, or the
+     * window was away). Keys are not held up meanwhile: if one is pressed, its answer tells.
+     */
+    async refresh() {
+      if (busy()) return;
+      const before = confirmed;
+      const server = await withRetry(() => api.getGame(), hooks);
+      if (confirmed !== before || busy()) return;
+      if (server.created) {
+        await control(async () => onChange({ kind: take(await restore(server)) }));
+      } else if (!sameState(server, confirmed)) {
+        confirm(server, 'reset');
+      }
     },
 
     /** The solver's move for the confirmed game; a forgotten game is put back first. */
@@ -208,7 +233,7 @@ export function connect({ api: plainApi, notice, onChange }) {
           return await withRetry(() => api.hint(), hooks);
         } catch (err) {
           if (err.status !== 404 || restored || !confirmed) throw err;
-          await withRetry(() => api.putGame(confirmed), hooks);
+          await control(async () => onChange({ kind: take(await restore(confirmed)) }));
         }
       }
     },

@@ -70,7 +70,8 @@ export function pickState(s) {
   };
 }
 
-function parseGame(raw) {
+export function loadGame() {
+  const raw = read(STATE_KEY);
   if (!raw) return null;
   try {
     const s = JSON.parse(raw);
@@ -80,19 +81,14 @@ function parseGame(raw) {
   }
 }
 
-export function loadGame() {
-  return parseGame(read(STATE_KEY));
-}
-
 export function saveGame(state) {
   write(STATE_KEY, JSON.stringify(pickState(state)));
 }
 
-/** Call listener(state) when another window of this browser saves a game; returns an unsubscribe. */
+/** Call listener() when another window of this browser saves a game; returns an unsubscribe. */
 export function onGameSaved(listener) {
   const handler = (event) => {
-    const state = event.key === STATE_KEY ? parseGame(event.newValue) : null;
-    if (state) listener(state);
+    if (event.key === STATE_KEY) listener();
   };
   window.addEventListener('storage', handler);
   return () => window.removeEventListener('storage', handler);

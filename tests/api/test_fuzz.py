@@ -12,14 +12,26 @@ from tests.states import restorable_state
 ROUTES = [("post", "/api/game"), ("put", "/api/game"), ("post", "/api/game/moves"), ("post", "/api/game/keep-playing")]
 START = restorable_state([[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 1024, 0], [0, 0, 0, 0]], score=16, moves=3)
 
-scalars = st.none() | st.booleans() | st.integers(min_value=-(2**80), max_value=2**80) | st.floats() | st.text(max_size=20)
-json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5), max_leaves=30)
-field_names = st.sampled_from(["board", "score", "won", "over", "keep_playing", "moves", "seed", "direction", "x", "ünï", ""])
-near_miss_objects = st.dictionaries(field_names, json_values | st.sampled_from([START["board"], "up", "left", 7, 2**63, True]), max_size=7)
+scalars = (
+    st.none() | st.booleans() | st.integers(min_value=-(2**80), max_value=2**80) | st.floats() | st.text(max_size=20)
+)
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
+    max_leaves=30,
+)
+field_names = st.sampled_from(
+    ["board", "score", "won", "over", "keep_playing", "moves", "seed", "direction", "directions", "id", "x", "ünï", ""]
+)
+near_miss_objects = st.dictionaries(
+    field_names, json_values | st.sampled_from([START["board"], "up", "left", 7, 2**63, True]), max_size=7
+)
 deep = st.integers(min_value=1, max_value=1500).map(lambda depth: "[" * depth + "]" * depth)
 bodies = json_values.map(json.dumps) | near_miss_objects.map(json.dumps) | deep
 
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +60,10 @@ def test_random_json_never_breaks_a_route(fuzz_client, method, path, body):
 
 @pytest.mark.parametrize("method,path", ROUTES)
 @FUZZ
-@given(raw=st.binary(max_size=600), content_type=st.sampled_from(["application/json", "text/plain", "application/octet-stream", ""]))
+@given(
+    raw=st.binary(max_size=600),
+    content_type=st.sampled_from(["application/json", "text/plain", "application/octet-stream", ""]),
+)
 def test_random_bytes_never_break_a_route(fuzz_client, method, path, raw, content_type):
     check(fuzz_client, method, path, data=raw, content_type=content_type)
 

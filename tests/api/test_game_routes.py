@@ -46,7 +46,21 @@ def test_the_same_seed_and_moves_give_the_same_game(app):
     assert play(42) != play(43)
 
 
-@pytest.mark.parametrize("body", [{"seed": "7"}, {"seed": True}, {"seed": 1.5}, {"seed": -1}, {"seed": 2**63}, {"seed": None, "x": 1}, {"colour": "red"}, [], "seed", 7])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"seed": "7"},
+        {"seed": True},
+        {"seed": 1.5},
+        {"seed": -1},
+        {"seed": 2**63},
+        {"seed": None, "x": 1},
+        {"colour": "red"},
+        [],
+        "seed",
+        7,
+    ],
+)
 def test_new_game_refuses_anything_but_an_optional_integer_seed(client, body):
     before = client.put("/api/game", json=restorable_state(NEAR_WIN)).get_json()
     response = client.post("/api/game", json=body)
@@ -121,7 +135,9 @@ def test_a_move_that_changes_nothing_is_not_counted(client):
     assert (body["board"], body["score"], body["moves"]) == (board, 8, 2)
 
 
-@pytest.mark.parametrize("body", [{"direction": "north"}, {"direction": "LEFT"}, {"direction": 1}, {}, {"direction": "up", "twice": True}])
+@pytest.mark.parametrize(
+    "body", [{"direction": "north"}, {"direction": "LEFT"}, {"direction": 1}, {}, {"direction": "up", "twice": True}]
+)
 def test_a_bad_move_is_refused_and_changes_nothing(client, body):
     before = client.put("/api/game", json=restorable_state(NEAR_WIN)).get_json()
     reply = client.post("/api/game/moves", json=body)
@@ -241,4 +257,35 @@ def test_a_bad_batch_is_refused_and_changes_nothing(client, body):
     before = client.put("/api/game", json=restorable_state(NEAR_WIN)).get_json()
     reply = client.post("/api/game/moves", json=body)
     assert reply.status_code == 400 and reply.get_json()["error"]["message"]
+    assert client.get("/api/game").get_json()["board"] == before["board"]
+
+
+def test_a_repeated_request_gets_its_answer_again_and_plays_nothing_twice(client):
+    client.put("/api/game", json=restorable_state([[2, 2, 4, 0], [0] * 4, [0] * 4, [0, 0, 0, 8]], moves=3))
+    request = {"directions": ["left", "right"], "moves": 3, "id": "batch-1"}
+    first = client.post("/api/game/moves", json=request).get_json()
+    repeated = client.post("/api/game/moves", json=request)  # the first answer was lost
+    assert repeated.status_code == 200
+    body = repeated.get_json()
+    assert body["repeated"] is True and body["moved"] is True and body["gained"] == first["gained"] > 0
+    assert {k: body[k] for k in ("board", "score", "moves")} == {k: first[k] for k in ("board", "score", "moves")}
+    assert client.get("/api/game").get_json()["moves"] == first["moves"] == 5
+
+
+def test_a_repeat_is_refused_once_the_game_has_moved_on(client):
+    client.put("/api/game", json=restorable_state([[2, 2, 4, 0], [0] * 4, [0] * 4, [0, 0, 0, 8]], moves=3))
+    request = {"directions": ["left"], "moves": 3, "id": "batch-1"}
+    client.post("/api/game/moves", json=request)
+    client.post("/api/game/moves", json={"direction": "right"})  # another window played after it
+    for refused in (request, request | {"id": "batch-2"}):
+        reply = client.post("/api/game/moves", json=refused)
+        assert reply.status_code == 409 and reply.get_json()["error"]["code"] == "out_of_sync"
+    assert client.get("/api/game").get_json()["moves"] == 5
+
+
+@pytest.mark.parametrize("request_id", ["", "x" * 65, "a b", 7, None, ["id"]])
+def test_a_request_id_that_is_not_one_is_refused(client, request_id):
+    before = client.put("/api/game", json=restorable_state(NEAR_WIN, moves=3)).get_json()
+    reply = client.post("/api/game/moves", json={"direction": "left", "moves": 3, "id": request_id})
+    assert reply.status_code == 400 and reply.get_json()["error"]["code"] == "invalid_id"
     assert client.get("/api/game").get_json()["board"] == before["board"]

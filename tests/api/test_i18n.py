@@ -2,6 +2,7 @@
 
 import json
 import re
+from html.parser import HTMLParser
 
 import pytest
 
@@ -13,8 +14,10 @@ def html_lang(reply):
     return re.search(r'<html lang="([^"]*)"', reply.get_data(as_text=True)).group(1)
 
 
-@pytest.mark.parametrize("path", PAGES + ["/no-such-page"])
-@pytest.mark.parametrize("accept, lang", [(CZECH, "cs"), ("en-US,en;q=0.9", "en"), ("de-DE,de;q=0.9", "en"), (None, "en")])
+@pytest.mark.parametrize("path", [*PAGES, "/no-such-page"])
+@pytest.mark.parametrize(
+    "accept, lang", [(CZECH, "cs"), ("en-US,en;q=0.9", "en"), ("de-DE,de;q=0.9", "en"), (None, "en")]
+)
 def test_every_page_follows_the_browser_language(client, path, accept, lang):
     reply = client.get(path, headers={"Accept-Language": accept} if accept else {})
     assert reply.status_code == (404 if path == "/no-such-page" else 200)
@@ -102,7 +105,7 @@ def test_the_switch_works_under_a_path_prefix(client):
     assert "Path=/game;" in reply.headers["Set-Cookie"]
 
 
-@pytest.mark.parametrize("path", PAGES + ["/no-such-page"])
+@pytest.mark.parametrize("path", [*PAGES, "/no-such-page"])
 def test_html_responses_vary_by_what_picks_the_language(client, path):
     vary = {v.strip().lower() for v in client.get(path).headers.get("Vary", "").split(",")}
     assert {"accept-language", "cookie"} <= vary
@@ -126,13 +129,87 @@ def test_the_game_page_in_czech(client):
     assert messages["directions"]["left"] == "doleva"
 
 
+# Words that read the same in both languages: names, and what the keyboard says.
+SAME_IN_BOTH = {
+    *("2048", "English", "Čeština", "WASD", "Vim", "C++", "Python", "expectimax"),
+    *("nneonneo/2048-ai", "ziap/2048-ai"),
+}
+
+
+class ReaderText(HTMLParser):
+    """What a reader can meet on a page: text, titles and labels, the script's messages."""
+
+    SKIPPED = frozenset({"script", "style", "code", "pre", "kbd"})  # code and key caps are not language
+
+    def __init__(self):
+        super().__init__()
+        self.texts = []
+        self.skipping = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in self.SKIPPED:
+            self.skipping.append(tag)
+        for name in ("aria-label", "title", "alt", "placeholder"):
+            if attrs.get(name):
+                self.texts.append(attrs[name])
+        if tag == "meta" and attrs.get("name") == "description":
+            self.texts.append(attrs["content"])
+        if tag == "script" and attrs.get("type") == "application/json":
+            self.skipping[-1] = "json"
+
+    def handle_endtag(self, tag):
+        if self.skipping and self.skipping[-1] in (tag, "json" if tag == "script" else None):
+            self.skipping.pop()
+
+    def handle_data(self, data):
+        if self.skipping and self.skipping[-1] == "json":
+            self.texts.extend(json_strings(json.loads(data)))
+        elif not self.skipping and data.strip():
+            self.texts.append(data)
+
+
+def json_strings(value):
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in json_strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
+def reader_text(html):
+    parser = ReaderText()
+    parser.feed(html)
+    return {" ".join(text.split()) for text in parser.texts}
+
+
+def words(text):
+    return set(re.findall(r"[^\W\d_]{2,}", text)) - {w for name in SAME_IN_BOTH for w in re.findall(r"\w+", name)}
+
+
+@pytest.mark.parametrize("path", [*PAGES, "/no-such-page"])
+def test_no_english_is_left_on_a_czech_page(client, path):
+    """Any text of the English page met again on the Czech one is English left untranslated."""
+    english = reader_text(client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True))
+    czech = reader_text(client.get(path, headers={"Accept-Language": CZECH}).get_data(as_text=True))
+    assert len(czech) > 5
+    untranslated = sorted(text for text in czech & english if words(text))
+    assert untranslated == []
+    assert "only available in English" not in " ".join(czech)
+
+
 @pytest.mark.parametrize("path", ["/strategy", "/solver"])
-def test_english_only_pages_keep_czech_chrome_and_mark_their_content_english(client, path):
+def test_the_article_pages_are_written_in_czech(client, path):
     czech = client.get(path, headers={"Accept-Language": CZECH}).get_data(as_text=True)
-    assert '<html lang="cs">' in czech and '<main class="container" id="main" lang="en">' in czech
-    assert "Tato stránka je k dispozici jen v angličtině." in czech and ">Pravidla<" in czech
-    english = client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True)
-    assert '<main class="container" id="main">' in english and "only available in English" not in english
+    assert '<html lang="cs">' in czech and '<main class="container" id="main">' in czech
+    assert re.search(r"<title>[^<]*(strategie|řešitel)[^<]*</title>", czech, re.IGNORECASE)
+    assert re.search(r"\bdlaždic", czech)
+
+
+def test_the_solver_page_formats_numbers_the_czech_way(client):
+    czech = client.get("/solver", headers={"Accept-Language": CZECH}).get_data(as_text=True)
+    english = client.get("/solver", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert re.search(r">\d+\xa0%<", czech) and not re.search(r">\d+%<", czech)  # table cells and chart labels
+    assert re.search(r">\d+%<", english)
+    assert re.search(r"\d+,\d\s+ms", czech)  # decimal comma
 
 
 def test_the_error_page_speaks_the_readers_language(client):

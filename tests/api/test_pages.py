@@ -30,8 +30,8 @@ def test_the_solver_page_shows_each_stored_benchmark_as_table_and_chart(client, 
     (tmp_path / "speed.json").write_text(json.dumps(speed))
     monkeypatch.setattr(pages, "SOLVER_DIR", tmp_path)
     html = client.get("/solver").get_data(as_text=True)
-    assert stored_run(100)["command"] in html and stored_run(10, 12)["command"] in html and "2026-11-30" in html
-    assert "67%" in html and "33%" in html and "161234" in html and "108.2" in html and "31.5" in html
+    assert stored_run(100)["command"] in html and stored_run(10, 12)["command"] in html and "Nov 30, 2026" in html
+    assert "67%" in html and "33%" in html and "161,234" in html and "108.2" in html and "31.5" in html
     assert "1,234,567" in html and "340,786" in html and "7,505,199" in html
     assert html.count('class="chart-bar"') == 10 and html.count('class="chart-target"') == 3 + 2
     assert 'id="chart-title-100ms"' in html and 'id="chart-title-10ms"' in html

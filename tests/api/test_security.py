@@ -15,7 +15,14 @@ LIVE_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
 def test_every_response_carries_the_security_headers(client, path):
     headers = client.get(path).headers
     csp = headers["Content-Security-Policy"]
-    for directive in ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "object-src 'none'"]:
+    for directive in [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "object-src 'none'",
+    ]:
         assert directive in csp
     assert "unsafe-inline" not in csp
     assert headers["X-Content-Type-Options"] == "nosniff"
@@ -41,7 +48,11 @@ def test_writes_from_another_site_are_refused_and_change_nothing(client):
 
 def test_same_origin_writes_pass_with_or_without_an_origin_header(client):
     client.put("/api/game", json=restorable_state(LIVE_BOARD))
-    same = client.post("/api/game/moves", json={"direction": "right"}, headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"})
+    same = client.post(
+        "/api/game/moves",
+        json={"direction": "right"},
+        headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"},
+    )
     bare = client.post("/api/game/moves", json={"direction": "left"})
     assert same.status_code == 200 and bare.status_code == 200
     assert bare.get_json()["moves"] == 2

@@ -2,6 +2,7 @@
 
 import ast
 import importlib.metadata
+import itertools
 import re
 import shutil
 import subprocess
@@ -58,7 +59,7 @@ def test_dependencies_are_a_cached_layer_before_the_code():
 def test_cmd_runs_gunicorn_as_the_image_requires():
     argv = dockerfile.cmd()
     assert argv[0] == "gunicorn" and argv[-1] == "app:create_app()"
-    options = dict(zip(argv[1:-1], argv[2:-1]))
+    options = dict(itertools.pairwise(argv))
     assert options["--bind"] == "0.0.0.0:8000"
     assert options["--access-logfile"] == "-", "access logs on stdout"
     assert options["--worker-tmp-dir"] == "/dev/shm", "works with a read-only root filesystem"
@@ -218,7 +219,8 @@ def test_compose_interpolation_helper():
 def test_nginx_conf_reresolves_the_app_service():
     text = compose.NGINX_CONF.read_text()
     live = "\n".join(line.split("#")[0] for line in text.splitlines())
-    assert re.search(r"^\s*resolver\s+127\.0\.0\.11\b", live, re.MULTILINE), "Docker's DNS, re-asked when answers expire"
+    docker_dns = re.search(r"^\s*resolver\s+127\.0\.0\.11\b", live, re.MULTILINE)
+    assert docker_dns, "Docker's DNS, re-asked when answers expire"
     upstream = re.search(r"set\s+\$(\w+)\s+http://app:8000;", live)
     assert upstream and re.search(rf"proxy_pass\s+\${upstream[1]};", live), "a variable upstream is re-resolved"
     for header in ("X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Host"):

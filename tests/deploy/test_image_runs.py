@@ -37,7 +37,7 @@ def test_game_state_is_shared_by_the_workers(image_root, data):
         state = game_state(created.json())
 
         # Pause one worker at a time so that the next requests must land on the other.
-        for busy, free in ((second, first), (first, second), (second, first)):
+        for busy in (second, first, second):
             os.kill(busy, signal.SIGSTOP)
             try:
                 seen = client.get("/api/game")

@@ -6,6 +6,7 @@ kernel spreads nginx's connections over them, as Docker's DNS answers spread the
 over the replicas' addresses.
 """
 
+import gzip
 import re
 import socket
 from contextlib import ExitStack, contextmanager
@@ -117,12 +118,18 @@ def test_proxy_spreads_requests_over_replicas_that_share_redis(image_root, tmp_p
         sockets = listening_sockets(app_port)
         assert sockets >= 2 and sockets % 2 == 0
         replicas[0].kill()
-        wait_until(lambda: listening_sockets(app_port) == sockets // 2, 5, message="the killed replica's sockets closed")
+        wait_until(
+            lambda: listening_sockets(app_port) == sockets // 2, 5, message="the killed replica's sockets closed"
+        )
         for _ in range(4):
             resp = client.get("/api/game")
             assert resp.status == 200 and game_state(resp.json()) == state, (
-                (proxy.prefix / "error.log").read_text()[-1500:] + "\n---one\n" + replicas[0].process.tail(15)
-                + "\n---two\n" + replicas[1].process.tail(15))
+                (proxy.prefix / "error.log").read_text()[-1500:]
+                + "\n---one\n"
+                + replicas[0].process.tail(15)
+                + "\n---two\n"
+                + replicas[1].process.tail(15)
+            )
             state = game_state(play_move(client, headers=browser))
         assert proxy.alive()
 
@@ -156,3 +163,26 @@ def test_slow_clients_tie_up_the_proxy_not_the_app(image_root, tmp_path):
         with slow_clients(served.app_port, workers), pytest.raises(TimeoutError):
             direct.get("/healthz")
         assert direct.get("/healthz").status == 200
+
+
+def test_the_proxy_compresses_what_the_app_sends(image_root, tmp_path):
+    """In compose nginx compresses, once, in C; the replicas (told so by compose.yaml) do not."""
+    with replicas_behind_nginx(image_root, tmp_path, ("app",)) as served:
+        client = HttpClient(served.url)
+        direct = HttpClient(f"http://127.0.0.1:{served.app_port}")
+        browser = {"Accept-Encoding": "gzip, deflate, br, zstd"}
+        page = client.get("/", headers={"Accept-Encoding": "identity"}).body
+        css = re.search(rb'href="(/static/css/style\.css\?v=\w+)"', page).group(1).decode()
+        for url in ("/", css):
+            plain = client.get(url, headers={"Accept-Encoding": "identity"})
+            packed = client.get(url, headers=browser)
+            assert "content-encoding" not in plain.headers
+            assert packed.headers.get("content-encoding") == "gzip", url
+            assert gzip.decompress(packed.body) == plain.body, url
+            assert len(packed.body) < len(plain.body) / 2, url
+            assert "content-encoding" not in direct.get(url, headers=browser).headers, "the replica leaves it to nginx"
+        assert client.get(css, headers=browser).headers["cache-control"] == "public, max-age=31536000, immutable"
+        # The API's answers of a few hundred bytes go as they are, as from the app alone.
+        assert client.post("/api/game", json={"seed": 5}, headers=browser).status == 201
+        moved = client.post("/api/game/moves", json={"direction": "left"}, headers=browser)
+        assert moved.status == 200 and "content-encoding" not in moved.headers

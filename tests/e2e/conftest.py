@@ -1,34 +1,17 @@
-"""Browser tests: real Chromium (Debian's, see CHROMIUM_PATH) against a live server."""
+"""Browser tests: real Chromium (Debian's, see bench.page.CHROMIUM_PATH) against a live server."""
 
-import os
 import re
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from app import create_app
-
-CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+from bench.page import CHROMIUM_ARGS, CHROMIUM_PATH, served
 
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Playwright cannot download its own browsers here: use the system Chromium."""
-    return {
-        **browser_type_launch_args,
-        "executable_path": CHROMIUM_PATH,
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--disable-quic",
-            "--disable-dev-shm-usage",
-        ],
-    }
+    return {**browser_type_launch_args, "executable_path": CHROMIUM_PATH, "args": CHROMIUM_ARGS}
 
 
 @pytest.fixture(scope="session")
@@ -43,14 +26,8 @@ def live_server(tmp_path_factory):
             "API_RATE_LIMIT": "100000 per second",
         }
     )
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="e2e-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
+    with served(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -63,9 +40,7 @@ class ConsoleGuard:
 
     def __init__(self):
         self.errors = []
-        # The browser's own line for a 409: a move sent for a count the game has left behind
-        # (out_of_sync) is part of pipelining moves, not an error of the page.
-        self.allowed = [re.compile(r"Failed to load resource: .* status of 409")]
+        self.allowed = []
 
     def watch(self, target):
         """Watch a Page or a BrowserContext."""

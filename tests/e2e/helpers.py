@@ -3,6 +3,9 @@
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
+from bench.page import NetworkLog as NetworkLog  # shared with the page benchmarks
+from bench.page import dom_board as dom_board
+
 BOARD = "[data-testid=board]"
 
 KEYS = {
@@ -59,19 +62,6 @@ def wait_idle(page: Page, timeout: float = 15_000) -> None:
         polling="raf",
         timeout=timeout,
     )
-
-
-def dom_board(page: Page) -> list[list[int]]:
-    """The board as the tiles in the DOM show it (call when idle)."""
-    tiles = page.eval_on_selector_all(
-        f"{BOARD} [data-value]",
-        "els => els.map(el => [Number(el.dataset.row), Number(el.dataset.col), Number(el.dataset.value)])",
-    )
-    board = [[0] * 4 for _ in range(4)]
-    for row, col, value in tiles:
-        assert board[row][col] == 0, f"two tiles at ({row}, {col})"
-        board[row][col] = value
-    return board
 
 
 def dom_score(page: Page) -> int:
@@ -147,11 +137,8 @@ def replay(playwright, base_url: str, seed: int, directions) -> dict:
         r.close()
 
 
-def serious_violations(page: Page) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now."""
+def axe_violations(page: Page) -> list[str]:
+    """axe-core's violations of any impact on the page as it is now."""
     results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
+    violations = results.response["violations"]
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}" for v in violations]

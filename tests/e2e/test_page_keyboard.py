@@ -97,5 +97,5 @@ def test_modifiers_and_form_fields_are_left_to_the_browser(page):
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowRight")
     wait_idle(page)
-    assert [r.post_data_json["direction"] for r in sent] == ["left", "right"]
+    assert [r.post_data_json["directions"] for r in sent] == [["left"], ["right"]]
     assert dom_board(page) == server_state(page)["board"]

@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.engine import pack, valid_moves
+from bench.page import emulate_round_trip
 
 from .helpers import (
     ALL_KEYS,
@@ -28,16 +29,6 @@ KEY_FOR = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "
 STORE_DOWN = {"error": {"code": "store_unavailable", "message": "down"}}
 
 
-def emulate_round_trip(page, ms):
-    """Chromium adds `ms` to every request, as a phone on mobile data would."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": ms, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
-
-
 def saved_game(page):
     return json.loads(page.evaluate("() => window.localStorage.getItem('gameState')"))
 
@@ -48,7 +39,7 @@ def test_a_burst_under_latency_ends_as_a_replay_of_the_same_keys(page, playwrigh
     keys = [rng.choice(sorted(ALL_KEYS)) for _ in range(25)]
     seed_game(page, seed)
     load(page)
-    emulate_round_trip(page, 150)
+    emulate_round_trip(page.context.new_cdp_session(page), 150)
     sent = move_requests(page)
     for key in keys:
         page.keyboard.press(key, delay=10)
@@ -58,7 +49,11 @@ def test_a_burst_under_latency_ends_as_a_replay_of_the_same_keys(page, playwrigh
     expected = replay(playwright, base_url, seed, [ALL_KEYS[k] for k in keys])
     assert len(sent) < len(keys)  # keys pressed during a round trip shared one
     server = server_state(page)
-    assert (server["board"], server["score"], server["moves"]) == (expected["board"], expected["score"], expected["moves"])
+    assert (server["board"], server["score"], server["moves"]) == (
+        expected["board"],
+        expected["score"],
+        expected["moves"],
+    )
     assert dom_board(page) == expected["board"] and dom_score(page) == expected["score"]
     saved = saved_game(page)
     assert (saved["board"], saved["score"], saved["moves"]) == (expected["board"], expected["score"], expected["moves"])
@@ -99,56 +94,66 @@ def test_a_lost_answer_is_retried_without_playing_the_move_twice(page, console_g
     assert dom_board(page) == server["board"] and saved_game(page)["moves"] == 6
 
 
-def test_the_page_plays_on_while_the_store_is_down_and_sends_the_keys_when_it_is_back(page, playwright, base_url, console_guard):
+def test_the_page_plays_on_while_the_store_is_down_and_sends_the_keys_when_it_is_back(page, console_guard):
     console_guard.allow(r"Failed to load resource")
-    seed_game(page, 44)
+    board = [[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 0]]
+    before = put_game(page, board, score=300, moves=30)
     load(page)
-    page.keyboard.press("ArrowDown")
-    wait_idle(page)
-    before = server_state(page)
-    best = dom_best(page)
+    assert dom_best(page) == 300
 
     down = [True]
-    page.route("**/api/**", lambda route: route.fulfill(status=503, headers={"Retry-After": "0"}, json=STORE_DOWN) if down[0] else route.continue_())
+    page.route(
+        "**/api/**",
+        lambda route: (
+            route.fulfill(status=503, headers={"Retry-After": "0"}, json=STORE_DOWN) if down[0] else route.continue_()
+        ),
+    )
     page.reload()
     expect(page.get_by_test_id("notice")).to_be_visible()
-    assert dom_board(page) == before["board"] and dom_best(page) == best  # the saved game, at once
-    keys = ["ArrowLeft", "ArrowUp", "ArrowRight"]
-    for key in keys:
-        page.keyboard.press(key)
+    assert dom_board(page) == before["board"] and dom_best(page) == 300  # the saved game, at once
+    page.keyboard.press("ArrowLeft")  # 2+2: shown at once, kept until the server is back
+    assert dom_board(page)[0] == [4, 0, 0, 0] and dom_score(page) == 304
+    page.keyboard.press("ArrowUp")
     page.wait_for_timeout(500)
-    assert server_state(page)["moves"] == before["moves"]  # nothing reached the server yet
+    assert server_state(page)["moves"] == 30  # nothing reached the server yet
 
     down[0] = False
     wait_idle(page, timeout=30_000)
     expect(page.get_by_test_id("notice")).to_be_hidden()
-    expected = replay(playwright, base_url, 44, ["down", "left", "up", "right"])
-    assert server_state(page)["board"] == expected["board"] == dom_board(page)
+    after = server_state(page)
+    assert after["moves"] == 32 and after["score"] >= 304
+    assert dom_board(page) == after["board"] and saved_game(page)["moves"] == 32
 
 
-def test_a_second_window_shows_the_moves_of_the_first_without_asking(new_context, console_guard):
+def test_a_second_window_follows_the_first_without_polling(new_context, console_guard):
     context = console_guard.watch(new_context())
     first, second = context.new_page(), context.new_page()
     seed_game(first, 45)
     load(first)
     load(second)
     first.bring_to_front()
-    gets = move_requests(second)
-    second.on("request", lambda r: gets.append(r) if r.url.endswith("/api/game") else None)
+    asked = []
+    second.on("request", lambda r: asked.append(r.url) if "/api/" in r.url else None)
     for key in ["ArrowLeft", "ArrowUp", "ArrowRight"]:
         first.keyboard.press(key)
-    wait_idle(first)
+        wait_idle(first)
     expected = server_state(first)["board"]
     second.wait_for_function(
-        "expected => JSON.stringify(JSON.parse(localStorage.getItem('gameState')).board) === JSON.stringify(expected)",
+        """expected => [...document.querySelectorAll('#tiles [data-value]')].length ===
+            expected.flat().filter(Boolean).length
+          && expected.every((row, r) => row.every((v, c) => !v ||
+            document.querySelector(`#tiles [data-row="${r}"][data-col="${c}"][data-value="${v}"]`)))""",
         arg=expected,
     )
-    wait_idle(second)
     assert dom_board(second) == expected
-    assert gets == []  # told by the first window, not by polling the server
+    told = len(asked)
+    assert 1 <= told <= 3  # asked the server when the first window saved a move...
+    second.wait_for_timeout(1500)
+    assert len(asked) == told  # ...and not otherwise
 
 
-def test_a_move_made_elsewhere_is_shown_and_later_keys_are_kept(page, playwright, base_url):
+def test_a_move_made_elsewhere_is_shown_and_the_next_key_plays_on_it(page, console_guard):
+    console_guard.allow(r"status of 409")  # the refusal of the key aimed at the old board
     seed_game(page, 46)
     load(page)
     elsewhere = page.context.request  # the same session, not through this page
@@ -170,25 +175,56 @@ def test_auto_play_rides_out_server_trouble_and_restores_a_forgotten_game(page, 
     console_guard.allow(r"Failed to load resource")
     seed_game(page, 47)
     load(page)
-    trouble = ["503", "503", "no_game"]
+    for key in ["ArrowDown", "ArrowLeft", "ArrowDown", "ArrowLeft"]:
+        page.keyboard.press(key)
+        wait_idle(page)
+    played = server_state(page)
+    assert played["moves"] >= 3
+    trouble = ["503", "503", "forget"]
 
     def flaky_hint(route):
         step = trouble.pop(0) if trouble else "pass"
         if step == "503":
             route.fulfill(status=503, headers={"Retry-After": "0"}, json=STORE_DOWN)
-        elif step == "no_game":
-            page.context.clear_cookies()  # the server forgot this session...
-            route.continue_()  # ...so this hint is answered 404 no_game
         else:
+            if step == "forget":
+                page.context.clear_cookies()  # the server forgot this session: this hint is a 404
             route.continue_()
 
     page.route("**/api/game/hint", flaky_hint)
     page.get_by_test_id("autoplay").click()
     expect(page.get_by_test_id("notice")).to_be_visible()
-    page.wait_for_function("() => JSON.parse(localStorage.getItem('gameState')).moves >= 3", timeout=30_000)
+    target = played["moves"] + 3
+    page.wait_for_function(f"() => JSON.parse(localStorage.getItem('gameState')).moves >= {target}", timeout=30_000)
     page.get_by_test_id("autoplay").click()
     wait_idle(page)
     expect(page.get_by_test_id("notice")).to_be_hidden()
-    expect(page.get_by_test_id("autoplay")).to_have_attribute("aria-pressed", "false")
-    assert dom_board(page) == server_state(page)["board"]
-    assert server_state(page)["moves"] >= 3  # the game played on: restored, not restarted
+    after = server_state(page)
+    assert not trouble and after["moves"] >= target  # the game went on from where it was...
+    assert after["score"] >= played["score"] and dom_board(page) == after["board"]  # ...not restarted
+
+
+def test_a_hint_waits_out_server_trouble_then_shows_its_arrow(page, console_guard):
+    console_guard.allow(r"Failed to load resource")
+    put_game(page, [[2, 0, 0, 0], [4, 0, 0, 0], [8, 0, 0, 0], [16, 0, 0, 0]], score=40, moves=9)
+    load(page)
+    trouble = ["503", "forget"]
+
+    def flaky_hint(route):
+        step = trouble.pop(0) if trouble else "pass"
+        if step == "503":
+            route.fulfill(status=503, headers={"Retry-After": "1"}, json=STORE_DOWN)
+        else:
+            if step == "forget":
+                page.context.clear_cookies()
+            route.continue_()
+
+    page.route("**/api/game/hint", flaky_hint)
+    hint = page.get_by_test_id("hint")
+    hint.click()
+    expect(page.get_by_test_id("notice")).to_be_visible()
+    expect(hint).to_have_attribute("aria-busy", "true")
+    expect(page.get_by_test_id("hint-arrow")).to_have_attribute("data-direction", "right", timeout=15_000)
+    expect(page.get_by_test_id("notice")).to_be_hidden()
+    expect(hint).not_to_have_attribute("aria-busy", "true")
+    assert server_state(page)["moves"] == 9 and server_state(page)["score"] == 40  # restored, not new

@@ -58,9 +58,11 @@ def test_lost_session_is_restored_from_local_storage(page):
     assert saved["board"] == board and saved["score"] == score
 
     page.context.clear_cookies()  # a new session: the server has no game for it
-    with page.expect_response(lambda r: r.url.endswith("/api/game") and r.request.method == "GET") as got:
-        with page.expect_request(lambda r: r.url.endswith("/api/game") and r.method == "PUT") as put:
-            page.reload()
+    with (
+        page.expect_response(lambda r: r.url.endswith("/api/game") and r.request.method == "GET") as got,
+        page.expect_request(lambda r: r.url.endswith("/api/game") and r.method == "PUT") as put,
+    ):
+        page.reload()
     assert got.value.json()["created"] is True
     assert put.value.post_data_json["board"] == board
     wait_idle(page)
@@ -87,6 +89,7 @@ def test_best_score_is_live_kept_by_new_game_and_reload(page):
     assert json.loads(local(page, "bestScore")) == 504
 
     page.get_by_test_id("new-game").click()
+    page.get_by_role("dialog").get_by_role("button", name="New game").click()
     expect(page.get_by_test_id("score")).to_have_text("0")
     wait_idle(page)
     assert dom_best(page) == 504

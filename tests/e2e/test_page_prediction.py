@@ -56,7 +56,7 @@ def test_prediction_and_engine_agree_on_thousands_of_boards(page):
     assert len(predicted) == len(cases) > 4000
     mismatches = [
         (board, direction)
-        for (board, direction), page_says in zip(cases, predicted)
+        for (board, direction), page_says in zip(cases, predicted, strict=True)
         if page_says != engine_case(board, direction)
     ]
     assert mismatches == []

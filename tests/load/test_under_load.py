@@ -47,7 +47,9 @@ def test_many_threads_moving_one_session_apply_each_move_once_or_refuse_it(serve
     def play(index):
         outcomes = []
         for step in range(8):
-            status, payload = sessions[index].request("POST", "/api/game/moves", {"direction": DIRECTIONS[(index + step) % 4]})
+            status, payload = sessions[index].request(
+                "POST", "/api/game/moves", {"direction": DIRECTIONS[(index + step) % 4]}
+            )
             outcomes.append((status, json.loads(payload)))
         return outcomes
 
@@ -75,7 +77,9 @@ def test_a_worker_killed_mid_load_corrupts_nothing_and_loses_no_acknowledged_mov
                 if step == 20:
                     halfway.wait(timeout=30)
                 try:
-                    status, payload = players[index].request("POST", "/api/game/moves", {"direction": DIRECTIONS[step % 4]})
+                    status, payload = players[index].request(
+                        "POST", "/api/game/moves", {"direction": DIRECTIONS[step % 4]}
+                    )
                 except OSError:
                     unanswered[index] += 1
                     continue

@@ -40,7 +40,9 @@ def extracted_ids():
 def test_every_czech_message_is_translated_and_not_fuzzy():
     catalog = load(CZECH_PO)
     assert not catalog.fuzzy, "the header is marked fuzzy"
-    untranslated = [m.id for m in messages(catalog) if not m.string or (isinstance(m.string, tuple) and not all(m.string))]
+    untranslated = [
+        m.id for m in messages(catalog) if not m.string or (isinstance(m.string, tuple) and not all(m.string))
+    ]
     fuzzy = [m.id for m in messages(catalog) if m.fuzzy]
     assert untranslated == [] and fuzzy == []
     assert not catalog.obsolete
@@ -112,7 +114,7 @@ def test_workers_compiling_at_once_leave_one_whole_catalog(tmp_path):
         try:
             barrier.wait()
             i18n.compile_catalogs(TRANSLATIONS, tmp_path)
-        except Exception as error:  # noqa: BLE001 - reported below
+        except Exception as error:
             errors.append(error)
 
     threads = [threading.Thread(target=worker) for _ in range(8)]

@@ -1,5 +1,7 @@
 """Properties of the packed-table moves, checked against the readable rule."""
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,7 +40,7 @@ def reference_move(board: int, direction: str) -> tuple[int, int]:
     """Move computed cell by cell: slide_line on each line of the unpacked grid."""
     grid = exponent_grid(board)
     if direction in ("up", "down"):
-        grid = [list(col) for col in zip(*grid)]
+        grid = [list(col) for col in zip(*grid, strict=True)]
     if direction in ("right", "down"):
         grid = [row[::-1] for row in grid]
     slides = [slide_line(tuple(row)) for row in grid]
@@ -46,7 +48,7 @@ def reference_move(board: int, direction: str) -> tuple[int, int]:
     if direction in ("right", "down"):
         result = [row[::-1] for row in result]
     if direction in ("up", "down"):
-        result = [list(col) for col in zip(*result)]
+        result = [list(col) for col in zip(*result, strict=True)]
     values = [[1 << e if e else 0 for e in row] for row in result]
     return pack(values), sum(s.gained for s in slides)
 
@@ -55,7 +57,7 @@ def lines_towards(board: int, direction: str) -> list[list[int]]:
     """Lines of a board, each listed from the edge a move in ``direction`` goes to."""
     grid = unpack(board)
     if direction in ("up", "down"):
-        grid = [list(col) for col in zip(*grid)]
+        grid = [list(col) for col in zip(*grid, strict=True)]
     if direction in ("right", "down"):
         grid = [row[::-1] for row in grid]
     return grid
@@ -63,7 +65,7 @@ def lines_towards(board: int, direction: str) -> list[list[int]]:
 
 def has_equal_neighbours_in_line(line: list[int]) -> bool:
     tiles = [value for value in line if value]
-    return any(a == b < 131072 for a, b in zip(tiles, tiles[1:]))
+    return any(a == b < 131072 for a, b in itertools.pairwise(tiles))
 
 
 def mirror(board: int) -> int:
@@ -110,7 +112,7 @@ def test_left_of_mirror_is_mirror_of_right(board):
 @unhurried
 @given(boards)
 def test_transpose_swaps_rows_and_columns(board):
-    assert unpack(transpose(board)) == [list(col) for col in zip(*unpack(board))]
+    assert unpack(transpose(board)) == [list(col) for col in zip(*unpack(board), strict=True)]
     assert transpose(transpose(board)) == board
 
 

@@ -75,7 +75,7 @@ def decode_rgba(png: bytes) -> tuple[int, int, list[bytes]]:
 
 def encode_palette(width: int, height: int, rows: list[bytes], opaque: bool) -> bytes:
     """A palette PNG; colours are rounded until at most 256 remain."""
-    for shift in range(0, 5):
+    for shift in range(5):
         mask = 0xFF & ~((1 << shift) - 1)
         pixels = [
             [tuple((row[i + k] & mask) for k in range(4)) for i in range(0, len(row), 4)] for row in rows

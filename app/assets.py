@@ -1,0 +1,177 @@
+"""Static files under URLs that carry a fingerprint of their content, cached by browsers for good.
+
+``url_for("static", filename=...)`` adds ``?v=<fingerprint>`` by itself, so every static URL
+of every template changes when its file does, with no build step. A request whose fingerprint
+is the file's current one is answered as immutable: a returning browser asks for none of them
+again. Any other request for the file (no fingerprint, an old one) must be revalidated. The web
+app manifest is rendered, so that its icons' URLs carry fingerprints too, and its own URL
+carries the fingerprint of its text.
+
+ES modules import each other by plain relative paths (``./api.js``); the page's import map
+points each module's plain URL at its fingerprinted one, and its module preloads come from
+the static imports of the entry module, so no list of the modules is kept by hand.
+"""
+
+import base64
+import hashlib
+import json
+import posixpath
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+import brotli
+import rcssmin
+import rjsmin
+from flask import current_app, g, render_template, request, url_for
+from jinja2.utils import htmlsafe_json_dumps
+from werkzeug.security import safe_join
+
+FINGERPRINT_ARG = "v"
+IMMUTABLE = "public, max-age=31536000, immutable"
+MODULES = "js/**/*.js"
+# `import ... from './x.js'`, `import './x.js'` and `export ... from './x.js'`; not import().
+STATIC_IMPORT = re.compile(r"""\b(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["'](\.\.?/[^"']+)["']""")
+
+
+# Scripts and styles are sent without their comments and blank space, made so on first use (no
+# build step): the files in static/ stay as written, and the page's first load is a third smaller.
+MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
+
+
+class FileFacts(NamedTuple):
+    size: int
+    mtime_ns: int
+    fingerprint: str
+    imports: list  # the relative specifiers of a module's static imports
+    body: bytes  # what is sent: the file, minified if it is a script or a style
+
+
+class StaticFiles:
+    """What each static file's content says: its fingerprint and the modules it imports.
+
+    Read once per version of a file: a file whose size or modification time changed is read
+    again, so a running server never hands out a stale URL.
+    """
+
+    def __init__(self):
+        self._read = {}  # path -> FileFacts
+        self._compressed = {}  # (filename, fingerprint) -> Brotli bytes
+
+    def _facts(self, filename):
+        path = safe_join(current_app.static_folder, filename)
+        stat = Path(path).stat()
+        facts = self._read.get(path)
+        if facts is None or (facts.size, facts.mtime_ns) != (stat.st_size, stat.st_mtime_ns):
+            content = Path(path).read_bytes()
+            imports = STATIC_IMPORT.findall(content.decode(errors="replace")) if filename.endswith(".js") else []
+            minify = MINIFIERS.get(Path(filename).suffix)
+            body = minify(content.decode()).encode() if minify else content
+            facts = FileFacts(stat.st_size, stat.st_mtime_ns, fingerprint_of(content), imports, body)
+            self._read[path] = facts
+        return facts
+
+    def fingerprint(self, filename):
+        return self._facts(filename).fingerprint
+
+    def body(self, filename):
+        return self._facts(filename).body
+
+    def brotli(self, filename):
+        """What is sent, at Brotli's best (quality 11): too slow to do per request, so done once a version."""
+        facts = self._facts(filename)
+        key = (filename, facts.fingerprint)
+        if key not in self._compressed:
+            self._compressed[key] = brotli.compress(facts.body, quality=11)
+        return self._compressed[key]
+
+    def module_graph(self, entry):
+        """``entry`` and every module it imports, directly or not, as static filenames."""
+        found, pending = [], [entry]
+        while pending:
+            module = pending.pop(0)
+            if module not in found:
+                found.append(module)
+                base = posixpath.dirname(module)
+                pending += [posixpath.normpath(posixpath.join(base, spec)) for spec in self._facts(module).imports]
+        return found
+
+
+def fingerprint_of(content):
+    return hashlib.sha256(content).hexdigest()[:16]
+
+
+def init_app(app):
+    files = app.extensions["static_files"] = StaticFiles()
+    # Where it was as a static file: it changes only when the static files do.
+    app.add_url_rule(f"{app.static_url_path}/manifest.webmanifest", "manifest", manifest)
+    app.url_defaults(add_fingerprint)
+    app.after_request(cache_for_good_when_fingerprinted)
+    app.jinja_env.globals.update(import_map=import_map, module_graph=files.module_graph)
+
+
+def manifest():
+    return current_app.response_class(render_template("manifest.webmanifest"), mimetype="application/manifest+json")
+
+
+def current_fingerprint(endpoint, values):
+    """The fingerprint of what a URL of ``endpoint`` answers now; None where URLs carry none."""
+    if endpoint == "static":
+        return current_app.extensions["static_files"].fingerprint(values["filename"])
+    if endpoint == "manifest":
+        return fingerprint_of(render_template("manifest.webmanifest").encode())
+    return None
+
+
+def add_fingerprint(endpoint, values):
+    if FINGERPRINT_ARG not in values:
+        fingerprint = current_fingerprint(endpoint, values)
+        if fingerprint:
+            values[FINGERPRINT_ARG] = fingerprint
+
+
+# Smaller files fit in one packet with their headers as they are (as Flask-Compress's minimum).
+PRECOMPRESS_MIN = 1024
+# What a browser needs only to revalidate or save a file, never for one cached for good.
+REVALIDATION_HEADERS = ("ETag", "Last-Modified", "Content-Disposition", "Accept-Ranges")
+
+
+def cache_for_good_when_fingerprinted(response):
+    """Under its current fingerprint an answer never changes; under any other URL it may.
+
+    A static file is sent as StaticFiles.body has it (scripts and styles minified).
+    """
+    current = current_fingerprint(request.endpoint, request.view_args) if response.status_code < 400 else None
+    if not current:
+        return response
+    files = current_app.extensions["static_files"]
+    sending_file = request.endpoint == "static" and response.status_code == 200
+    if sending_file:
+        response.direct_passthrough = False
+        response.set_data(files.body(request.view_args["filename"]))
+    if request.args.get(FINGERPRINT_ARG) != current:
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+    response.headers["Cache-Control"] = IMMUTABLE
+    for name in REVALIDATION_HEADERS:
+        del response.headers[name]
+    if sending_file and "br" in request.accept_encodings and response.content_length >= PRECOMPRESS_MIN:
+        response.set_data(files.brotli(request.view_args["filename"]))
+        response.headers["Content-Encoding"] = "br"
+        response.vary.add("Accept-Encoding")
+    return response
+
+
+def import_map():
+    """The page's import map: every module's plain URL to its fingerprinted one.
+
+    It is an inline script, so its hash goes into the page's Content-Security-Policy.
+    """
+    static = Path(current_app.static_folder)
+    modules = sorted(path.relative_to(static).as_posix() for path in static.glob(MODULES))
+    plain = {FINGERPRINT_ARG: None}
+    imports = {url_for("static", filename=m, **plain): url_for("static", filename=m) for m in modules}
+    text = htmlsafe_json_dumps({"imports": imports}, dumps=json.dumps)
+    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    g.setdefault("script_hashes", []).append(f"sha256-{digest}")
+    return text
