@@ -81,10 +81,6 @@ class Solver:
         )
         return None if self.state[search.ABORTED] else scores
 
-    def clear(self) -> None:
-        """Forget every stored search (the next ones start from scratch)."""
-        self.depths[:] = 0
-
     def suggest(self, board: int, budget_ms: float = DEFAULT_BUDGET_MS) -> Suggestion:
         start = perf_counter()
         deadline = start + budget_ms / 1000
