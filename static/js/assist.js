@@ -5,7 +5,7 @@
 // and its animations stay exactly as consistent as when a person plays.
 
 import { sleep } from './api.js';
-import { fill } from './game.js';
+import { directionName, fill } from './game.js';
 import { isFinished } from './server.js';
 
 // Pause after each auto-played move has finished animating.
@@ -16,7 +16,6 @@ export function createAssist(elements, { game, messages, announcer }) {
   let playing = false;
   let run = 0; // bumped on every stop, so a loop or hint from before a stop goes quiet
 
-  const directionName = (d) => (messages.directions && messages.directions[d]) || d;
   const pause = () => PAUSES[speed.querySelector('[aria-pressed="true"]')?.value] ?? PAUSES.normal;
 
   function hideArrow() {
@@ -50,7 +49,7 @@ export function createAssist(elements, { game, messages, announcer }) {
         return;
       }
       showArrow(direction);
-      announcer.say(fill(messages.hint, { direction: directionName(direction) }));
+      announcer.say(fill(messages.hint, { direction: directionName(messages, direction) }));
     } catch (err) {
       console.warn('2048: no hint', err);
       announcer.say(messages.noHint);

@@ -8,6 +8,9 @@
 import { predictMove } from './slide.js';
 import { connect, isFinished } from './server.js';
 
+/** A direction as the page's language names it. */
+export const directionName = (messages, direction) => (messages.directions && messages.directions[direction]) || direction;
+
 export function fill(template, values) {
   return String(template || '').replace(/\{(\w+)\}/g, (m, name) => (name in values ? values[name] : m));
 }
@@ -67,6 +70,29 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
 
   const ANNOUNCEMENTS = { new: 'newGame', restored: 'restored', kept: 'keepPlaying' };
 
+  /** What confirmed moves did, briefly: the keys, the merges, the new tile, the score. */
+  function describeMoves(before, state, directions) {
+    let { board } = before;
+    const merged = [];
+    for (const direction of directions) {
+      const slid = predictMove(board, direction);
+      board = slid.board;
+      merged.push(...slid.tiles.filter((t) => t.from.length === 2).map((t) => format(t.value)));
+    }
+    const keys = directions.map((d) => directionName(messages, d)).join(', ');
+    const parts = [`${keys.charAt(0).toUpperCase()}${keys.slice(1)}.`];
+    if (merged.length) parts.push(fill(messages.merged, { tiles: merged.join(', ') }));
+    state.board.forEach((row, r) => row.forEach((value, c) => {
+      if (value && board[r][c] !== value) {
+        parts.push(fill(messages.newTile, { value: format(value), row: r + 1, col: c + 1 }));
+      }
+    }));
+    if (state.score !== before.score) parts.push(fill(messages.score, { score: format(state.score) }));
+    return parts.join(' ');
+  }
+
+  let heard = null; // the confirmed state the last change was told from
+
   function onChange(event) {
     if (event.kind !== 'busy') {
       const state = server.state();
@@ -78,8 +104,12 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
         storage.saveBest(best);
       }
       score.update(shown.score, Math.max(best, shown.score));
+      if (event.kind === 'moved' && heard && state.moves !== heard.moves) {
+        announcer.say(describeMoves(heard, state, event.directions));
+      }
       const message = showOverlay(state) || messages[ANNOUNCEMENTS[event.kind]];
       if (message) announcer.say(message);
+      heard = state;
       notify(stateListeners, getState());
     }
     updateBusy();
@@ -99,13 +129,15 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
     if (!server.accepting() || isFinished(state)) return false;
     const from = projection();
     const slid = predictMove(from.board, direction);
-    if (!slid.moved && server.directions().length === 0) return false;
+    if (!slid.moved && server.directions().length === 0) {
+      announcer.say(messages.noMove);
+      return false;
+    }
     if (slid.moved && !view.slide(slid.tiles)) view.show(slid.board);
     server.move(direction);
     if (slid.gained > 0) {
       const points = from.score + slid.gained;
       score.update(points, Math.max(best, points), slid.gained);
-      announcer.say(fill(messages.score, { score: format(points) }));
     }
     updateBusy();
     return true;

@@ -3,7 +3,7 @@
 import { createApi } from './api.js';
 import { createGame } from './game.js';
 import { bindKeyboard, bindSwipe } from './input.js';
-import { Announcer, BoardView, Notice, Overlay, ScoreView } from './render.js';
+import { Announcer, BoardTable, BoardView, Notice, Overlay, ScoreView } from './render.js';
 import * as storage from './storage.js';
 
 const $ = (id) => document.getElementById(id);
@@ -30,7 +30,8 @@ const messages = readMessages();
 const announcer = new Announcer($('announcer'));
 const format = numberFormat();
 const api = createApi(boardEl.dataset.apiRoot || '/api');
-const view = new BoardView($('tiles'), { onIdle: () => game.updateBusy() });
+const table = new BoardTable($('cells'), { empty: messages.empty, format });
+const view = new BoardView($('tiles'), { onIdle: () => game.updateBusy(), table });
 
 const game = createGame({
   api,
@@ -98,6 +99,8 @@ $('autoplay-speed').addEventListener('click', (event) => {
     button.setAttribute('aria-pressed', String(button === chosen));
   }
 });
+
+$('read-board').addEventListener('click', () => announcer.say(table.describe(messages.boardRow)));
 
 let assist = null;
 const solver = () => {

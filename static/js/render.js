@@ -11,10 +11,36 @@ export function reducedMotion() {
 
 const key = (row, col) => `${row},${col}`;
 
+/**
+ * The board as a screen reader reads it: a table of 4 rows of 4 cells in reading order, each
+ * a value or "empty" (the animated tiles are hidden from it).
+ */
+export class BoardTable {
+  constructor(table, { empty, format }) {
+    this.cells = [...table.tBodies[0].querySelectorAll('td')];
+    this.empty = empty;
+    this.format = format;
+  }
+
+  show(board) {
+    board.flat().forEach((value, i) => {
+      const text = value ? this.format(value) : this.empty;
+      if (this.cells[i].textContent !== text) this.cells[i].textContent = text;
+    });
+  }
+
+  /** The whole board, row by row, as one message (`rowTemplate` has {row} and {cells}). */
+  describe(rowTemplate) {
+    const rows = [0, 1, 2, 3].map((r) => this.cells.slice(4 * r, 4 * r + 4).map((cell) => cell.textContent));
+    return rows.map((cells, r) => rowTemplate.replace('{row}', r + 1).replace('{cells}', cells.join(', '))).join(' ');
+  }
+}
+
 /** The 4x4 board. Tiles are DOM elements that carry data-row, data-col and data-value. */
 export class BoardView {
-  constructor(container, { onIdle } = {}) {
+  constructor(container, { onIdle, table } = {}) {
     this.container = container;
+    this.table = table;
     this.tiles = new Map();      // "row,col" -> element
     this.leaving = new Set();    // tiles merged away, removed when their animation ends
     this.timer = 0;
@@ -52,6 +78,7 @@ export class BoardView {
       }
     }
     this.tiles = next;
+    this.table.show(this.board());
     if (this.leaving.size) {
       this.timer = setTimeout(() => this.finish(), reducedMotion() ? 0 : SLIDE_MS + COVERED_MS);
     }
@@ -74,6 +101,14 @@ export class BoardView {
     const kept = new Set(next.values());
     for (const el of this.tiles.values()) if (!kept.has(el)) el.remove();
     this.tiles = next;
+    this.table.show(board);
+  }
+
+  /** The board the tiles show (merged-away tiles are not on it). */
+  board() {
+    const board = [0, 1, 2, 3].map(() => [0, 0, 0, 0]);
+    for (const el of this.tiles.values()) board[el.dataset.row][el.dataset.col] = Number(el.dataset.value);
+    return board;
   }
 
   /** End pending animations now: drop tiles that were merged away. */
@@ -185,17 +220,21 @@ export class Notice {
   }
 }
 
-/** A polite live region. */
+/** A polite live region. Messages said in the same frame are spoken together, each once. */
 export class Announcer {
   constructor(el) {
     this.el = el;
+    this.pending = [];
   }
 
   say(text) {
-    // Clearing first makes a repeated message count as a change.
-    this.el.textContent = '';
-    window.requestAnimationFrame(() => {
-      this.el.textContent = text;
-    });
+    if (!this.pending.length) {
+      this.el.textContent = ''; // cleared first, so that a repeated message counts as a change
+      window.requestAnimationFrame(() => {
+        this.el.textContent = this.pending.join(' ');
+        this.pending = [];
+      });
+    }
+    if (!this.pending.includes(text)) this.pending.push(text);
   }
 }

@@ -44,7 +44,7 @@ function noticing(api, notice) {
 
 /**
  * onChange(event) runs whenever the confirmed game, the pending moves or busy-ness change. Its
- * kind: "moved" (a batch was confirmed), "finished" (refused: the game is finished), "new",
+ * kind: "moved" (a batch was confirmed; event.directions are its keys), "finished" (refused: the game is finished), "new",
  * "kept", "loaded" (a saved game shown before the server answered), "restored" (the server had
  * forgotten the game and has ours back), "resync" (the server has our game), "reset" (it has
  * another) or "busy". Whenever the server's game is not the one the keys were pressed on, the
@@ -82,8 +82,9 @@ export function connect({ api: plainApi, notice, onChange, maxBatch }) {
       onChange({ kind: 'busy' });
       return;
     }
-    batch = queued.splice(0, maxBatch);
-    flight = sendBatch(batch, confirmed.moves)
+    const directions = queued.splice(0, maxBatch);
+    batch = directions;
+    flight = sendBatch(directions, confirmed.moves)
       .catch((err) => {
         console.warn('2048: moves lost', err);
         queued = [];
@@ -92,7 +93,7 @@ export function connect({ api: plainApi, notice, onChange, maxBatch }) {
       .then((kind) => {
         batch = null;
         flight = null;
-        onChange({ kind });
+        onChange({ kind, directions });
         pump();
       });
   }

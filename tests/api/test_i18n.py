@@ -125,7 +125,7 @@ def test_the_game_page_in_czech(client):
         assert text in html
     raw = re.search(r'<script type="application/json" id="messages">(.*?)</script>', html, re.DOTALL).group(1)
     messages = json.loads(raw)
-    assert messages["over"] == "Konec hry!" and messages["score"] == "Skóre: {score}"
+    assert messages["over"] == "Konec hry!" and messages["score"] == "Skóre: {score}."
     assert messages["directions"]["left"] == "doleva"
 
 
