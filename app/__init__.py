@@ -7,7 +7,7 @@ from flask import Flask
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, db, errors, i18n, records, security, store
+from . import assets, db, errors, hints, i18n, records, security, store
 from .api import bp as api_bp
 from .health import bp as health_bp
 from .pages import bp as pages_bp
@@ -91,6 +91,7 @@ def create_app(test_config=None):
     security.init_app(app, api_bp)
     db.init_app(app)
     records.init_app(app)
+    hints.warm_up()
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_prefix=proxies)

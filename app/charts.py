@@ -7,15 +7,18 @@ WIDTH, HEIGHT = 560, 260
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 16, 40
 
 
-def reach_chart(reached, targets=None):
-    """Bar chart of ``{tile: share}`` with optional target marks; shares are 0..1, in the reader's language."""
+def reach_chart(reached, targets=None, key="reach"):
+    """Bar chart of ``{tile: share}`` with optional target marks; shares are 0..1, in the reader's language.
+
+    ``key`` tells the charts of one page apart (their titles' ids).
+    """
     title = gettext("Share of games that reached each tile")
     tiles = list(reached)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     slot = plot_w / max(len(tiles), 1)
     parts = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title" '
-        f'xmlns="http://www.w3.org/2000/svg"><title id="chart-title">{escape(title)}</title>'
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title-{key}" '
+        f'xmlns="http://www.w3.org/2000/svg"><title id="chart-title-{key}">{escape(title)}</title>'
     ]
     for percent in range(0, 101, 25):
         y = TOP + plot_h * (1 - percent / 100)

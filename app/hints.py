@@ -1,4 +1,4 @@
-"""The solver as the web app uses it: one per worker process, its caches kept across hints.
+"""The solver as the web app uses it: one per worker process, its table kept across hints.
 
 Only one hint is worked out at a time on a machine (all workers sharing an instance
 folder), so however many hints arrive, the other workers stay free for moves. A hint
@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
+from .engine import Game
 from .solver import Solver
 from .store import StoreUnavailable
 
@@ -25,15 +26,22 @@ class SolverBusy(Exception):
 
 @cache
 def _solver():
-    """Built on the first hint, not at start-up: its evaluation table takes a moment.
-
-    Its tables (a million entries) live as long as the worker, so they are moved out of
-    the cycle collector's sight: a full collection walking them took longer than a hint's
-    whole budget, and one could start in the middle of any hint.
-    """
+    """The worker's solver. What it keeps for the worker's lifetime is moved out of the cycle
+    collector's sight: a full collection walking it could start in the middle of any hint."""
     solver = Solver()
     gc.freeze()
     return solver
+
+
+def warm_up():
+    """Build the solver and load (or, the first time, compile) its machine code.
+
+    Called when a worker starts, before it takes requests, so that no player's hint
+    waits for numba: with its cache filled this takes about a second, without it longer
+    (see the README).
+    """
+    with _lock:
+        _solver().suggest(Game.new(seed=0).board, 1.0)
 
 
 @contextmanager
@@ -54,6 +62,6 @@ def _solver_lock_file(instance_path):
 
 
 def suggest(board, budget_ms, instance_path):
-    """Threads of one worker take turns, so the solver's caches are never shared mid-search."""
+    """Threads of one worker take turns, so the solver's table is never shared mid-search."""
     with _machine_slot(instance_path), _lock:
         return _solver().suggest(board, budget_ms)

@@ -29,27 +29,41 @@ def strategy():
     return render_template("strategy.html")
 
 
-# The issue's strength targets, drawn as marks on the results chart.
-SOLVER_TARGETS = {"2048": 1.0, "4096": 0.95, "8192": 0.75, "16384": 0.25}
-BENCHMARK = Path(__file__).parent / "solver" / "benchmark.json"
+SOLVER_DIR = Path(__file__).parent / "solver"
+# The stored benchmark runs, with the issue's targets for each: share of games that reached
+# each tile (drawn as marks on the run's chart) and the 99th percentile of a hint's time.
+BENCHMARKS = {
+    "benchmark.json": ({"8192": 0.98, "16384": 0.75, "32768": 0.15}, 110.0),
+    "benchmark-10ms.json": ({"8192": 0.98, "16384": 0.30}, 11.0),
+}
+SPEED = "speed.json"
 TERMS = ["empty", "merges", "monotonicity", "sum", "inner", "loss"]  # the evaluation's weights solver.html explains
+
+
+def _stored(name):
+    """A committed benchmark file's JSON, or None while there is none."""
+    try:
+        return json.loads((SOLVER_DIR / name).read_text())
+    except (OSError, ValueError):
+        return None
 
 
 @bp.get("/solver")
 def solver():
-    """Explains the solver and renders the committed benchmark's results as a table and chart."""
-    try:
-        bench = json.loads(BENCHMARK.read_text())
-    except (OSError, ValueError):
-        bench = None
+    """Explains the solver and renders the committed benchmarks' results as tables and charts."""
+    runs = []
+    for name, (targets, p99_target) in BENCHMARKS.items():
+        bench = _stored(name)
+        if bench:
+            chart = reach_chart(bench["reached"], targets, key=f"{bench['budget_ms']:g}ms")
+            date = datetime.fromisoformat(bench["date"])
+            runs.append({"bench": bench, "date": date, "chart": chart, "targets": targets, "p99_target": p99_target})
     weights = Weights()
     terms = [{"name": name, "weight": getattr(weights, name)} for name in TERMS]
     return render_template(
         "solver.html",
-        bench=bench,
-        bench_date=datetime.fromisoformat(bench["date"]) if bench else None,
-        chart=reach_chart(bench["reached"], SOLVER_TARGETS) if bench else None,
-        targets=SOLVER_TARGETS,
+        runs=runs,
+        speed=_stored(SPEED),
         terms=terms,
         budget_ms=float(current_app.config["SOLVER_BUDGET_MS"]),
     )

@@ -1,7 +1,9 @@
 """The Docker image's command lines and environment (from bench.dockerfile), made runnable on this machine."""
 
 import subprocess
+import tempfile
 from contextlib import contextmanager
+from pathlib import Path
 
 from bench import dockerfile
 from bench.servers import free_port, gunicorn_server, local_argv
@@ -10,6 +12,9 @@ IMAGE_BIND = "0.0.0.0:8000"
 # Shows which worker served each request (gunicorn reads GUNICORN_CMD_ARGS itself;
 # the CMD sets no access log format, so this adds one without changing the CMD).
 PID_ACCESS_LOG = "--access-logformat '%(p)s %(m)s %(U)s %(s)s'"
+NUMBA_CACHE = Path(tempfile.mkdtemp(prefix="numba-cache-"))
+# Workers compile the solver before they answer when the cache is empty (the README's first start).
+START_TIMEOUT = 90
 
 
 def cmd(port):
@@ -38,10 +43,16 @@ def run_healthcheck(port):
 
 
 def env(instance, **extra):
-    """The image's ENV with the instance folder moved from /data to ``instance``."""
+    """The image's ENV with the instance folder moved from /data to ``instance``.
+
+    numba's cache (also in /data in the image) is one folder for the whole test run: only the
+    first server compiles the solver, as a container does on an empty volume.
+    """
     values = dockerfile.env()
     assert values.get("FLASK_INSTANCE_PATH") == "/data"
+    assert values.get("NUMBA_CACHE_DIR", "").startswith("/data/")
     values["FLASK_INSTANCE_PATH"] = str(instance)
+    values["NUMBA_CACHE_DIR"] = str(NUMBA_CACHE)
     values.update({k: str(v) for k, v in extra.items()})
     return values
 
@@ -55,7 +66,7 @@ def server(image_root, instance, port=None, wait_status=200, gunicorn_args="", *
     port = port or free_port()
     environment = {"GUNICORN_CMD_ARGS": f"{PID_ACCESS_LOG} {gunicorn_args}".strip(), **env(instance, **extra_env)}
     with gunicorn_server(argv=cmd(port), port=port, env=environment, cwd=image_root,
-                         wait_status=wait_status) as running:
+                         wait_status=wait_status, timeout=START_TIMEOUT) as running:
         yield running
 
 

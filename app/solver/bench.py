@@ -1,14 +1,22 @@
 """Strength and speed of the solver: ``python -m app.solver.bench``.
 
+``--speed`` instead times single moves on the engine benchmark's boards: the
+engine's CPython moves next to the compiled slides the search uses (``--json``
+then writes date, command and both rates).
+
 Plays whole games with the engine's own rules and seeded randomness (game i uses
 ``Game.new(seed=S + i)``), keeps playing after 2048 until no move is left, and
 reports how often each big tile was reached, scores, thinking time per move and
 moves per second. ``--jobs`` plays games in parallel processes, one per core.
 
-``--json PATH`` writes: date, command, budget_ms, games, seed, jobs, max_moves,
+``--json PATH`` writes, after every finished game: date, command, budget_ms,
+games, games_finished, seed, jobs, max_moves,
 reached ({tile: share of games}), score ({median, best}), ms_per_move ({median,
-p99}), moves_per_second, mean_depth and per_game ([{seed, max_tile, score,
-moves}]).
+p99}), cpu_ms_per_move (the processor time a hint costs, mean), moves_per_second,
+nodes_per_second (chance nodes the search expanded per second of processor time),
+mean_depth and per_game ([{seed, max_tile, score, moves, cpu_seconds, nodes,
+directions}]): ``directions`` holds every move's initial (u, d, l, r), so
+``replay(seed, directions)`` rebuilds any game exactly, whatever the machine's speed.
 """
 
 import argparse
@@ -20,35 +28,56 @@ import time
 from datetime import UTC, datetime
 from multiprocessing import Pool
 
-from app.engine import Game, max_tile
+import numpy as np
 
+from app.engine import DIRECTIONS, MOVES, Game, max_tile
+from app.engine import bench as engine_bench
+
+from . import search
 from .solver import DEFAULT_BUDGET_MS, Solver
 
 TILES = (2048, 4096, 8192, 16384, 32768)
+ROUNDS = 20  # passes of the compiled slides over the boards: one takes only milliseconds
 
 
 def play(seed: int, budget_ms: float, max_moves: int | None = None, solver: Solver | None = None) -> dict:
     """One game to its end (or ``max_moves``): result plus every move's time and depth."""
     solver = solver or Solver()
     game = Game.new(seed=seed)
-    times, depths = [], []
-    start = time.perf_counter()
+    times, depths, directions = [], [], []
+    nodes = solver.state[search.NODES]
+    start, cpu = time.perf_counter(), time.process_time()
     while not game.over and (max_moves is None or game.moves < max_moves):
         if game.waiting:
             game.keep_going()
         suggestion = solver.suggest(game.board, budget_ms)
         times.append(suggestion.ms)
         depths.append(suggestion.depth)
+        directions.append(suggestion.direction[0])
         game.play(suggestion.direction)
     return {
         "seed": seed,
         "max_tile": max_tile(game.board),
         "score": game.score,
         "moves": game.moves,
+        "cpu_seconds": time.process_time() - cpu,
+        "nodes": int(solver.state[search.NODES] - nodes),
+        "directions": "".join(directions),
         "seconds": time.perf_counter() - start,
         "times": times,
         "depths": depths,
     }
+
+
+def replay(seed: int, directions: str) -> Game:
+    """The benchmark's game ``seed`` rebuilt from its stored ``directions``."""
+    by_initial = {d[0]: d for d in DIRECTIONS}
+    game = Game.new(seed=seed)
+    for initial in directions:
+        if game.waiting:
+            game.keep_going()
+        game.play(by_initial[initial])
+    return game
 
 
 def _play(args) -> dict:
@@ -66,13 +95,20 @@ def summarize(results: list[dict]) -> dict:
     depths = [d for r in results for d in r["depths"]] or [0]
     scores = [r["score"] for r in results]
     seconds = sum(r["seconds"] for r in results)
+    cpu_seconds = sum(r["cpu_seconds"] for r in results)
+    moves = sum(r["moves"] for r in results)
     return {
         "reached": {str(tile): sum(r["max_tile"] >= tile for r in results) / len(results) for tile in TILES},
         "score": {"median": statistics.median(scores), "best": max(scores)},
         "ms_per_move": {"median": statistics.median(times), "p99": percentile(times, 0.99)},
-        "moves_per_second": sum(r["moves"] for r in results) / seconds if seconds else 0.0,
+        "cpu_ms_per_move": 1000 * cpu_seconds / moves if moves else 0.0,
+        "moves_per_second": moves / seconds if seconds else 0.0,
+        "nodes_per_second": sum(r["nodes"] for r in results) / cpu_seconds if cpu_seconds else 0.0,
         "mean_depth": statistics.fmean(depths),
-        "per_game": [{k: r[k] for k in ("seed", "max_tile", "score", "moves")} for r in results],
+        "per_game": [
+            {k: r[k] for k in ("seed", "max_tile", "score", "moves", "cpu_seconds", "nodes", "directions")}
+            for r in results
+        ],
     }
 
 
@@ -81,10 +117,30 @@ def report(summary: dict) -> str:
     lines += [f"{tile:>6}  {share:7.0%}" for tile, share in summary["reached"].items()]
     lines += [
         f"score: median {summary['score']['median']:.0f}, best {summary['score']['best']}",
-        f"ms per move: median {summary['ms_per_move']['median']:.1f}, p99 {summary['ms_per_move']['p99']:.1f}",
+        f"ms per move: median {summary['ms_per_move']['median']:.1f}, p99 {summary['ms_per_move']['p99']:.1f}, "
+        f"processor time {summary['cpu_ms_per_move']:.1f} (mean)",
         f"moves per second: {summary['moves_per_second']:.1f} (per core), mean depth {summary['mean_depth']:.2f}",
+        f"search: {summary['nodes_per_second']:,.0f} chance nodes per second of processor time",
     ]
     return "\n".join(lines)
+
+
+def speed() -> dict:
+    """Moves per second, one core: CPython's ``MOVES`` and the compiled ``search.slide``, same boards."""
+    boards = engine_bench.sample_boards()
+    start = time.perf_counter()
+    for board in boards:
+        for direction in DIRECTIONS:
+            MOVES[direction](board)
+    cpython = len(boards) * len(DIRECTIONS) / (time.perf_counter() - start)
+    rows = np.array([search.rows_of(board) for board in boards])
+    left, right = search.row_tables()
+    search.slide_many(rows[:1], left, right)  # load the compiled code before timing
+    start = time.perf_counter()
+    for _ in range(ROUNDS):
+        search.slide_many(rows, left, right)
+    compiled = ROUNDS * len(boards) * len(DIRECTIONS) / (time.perf_counter() - start)
+    return {"cpython_moves_per_second": cpython, "compiled_moves_per_second": compiled}
 
 
 def parse_args(argv):
@@ -95,11 +151,19 @@ def parse_args(argv):
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=None, help="stop each game after this many moves")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--speed", action="store_true", help="time single moves instead of playing games")
     return parser.parse_args(argv)
 
 
 def main(argv=None) -> dict:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.speed:
+        rates = speed()
+        for name, rate in rates.items():
+            print(f"{name.replace('_', ' ')}: {rate:,.0f}", flush=True)
+        if args.json:
+            _write(args.json, {"date": _now(), "command": _command(argv), **rates})
+        return rates
     tasks = [(args.seed + i, args.budget_ms, args.max_moves) for i in range(args.games)]
     results = []
     with Pool(args.jobs) as pool:
@@ -110,25 +174,40 @@ def main(argv=None) -> dict:
                 f"{result['moves']} moves in {result['seconds']:.0f} s",
                 flush=True,
             )
-    results.sort(key=lambda r: r["seed"])
-    summary = summarize(results)
+            if args.json:  # after every game, so that a run cut short still leaves its finished games
+                write_json(args, argv, results)
+    summary = summarize(sorted(results, key=lambda r: r["seed"]))
     print(report(summary), flush=True)
-    if args.json:
-        document = {
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "command": "python -m app.solver.bench " + " ".join(sys.argv[1:] if argv is None else argv),
-            "budget_ms": args.budget_ms,
-            "games": args.games,
-            "seed": args.seed,
-            "jobs": args.jobs,
-            "max_moves": args.max_moves,
-            **summary,
-        }
-        with open(args.json, "w") as out:
-            json.dump(document, out, indent=2)
-            out.write("\n")
     return summary
 
+
+def write_json(args, argv, results: list[dict]) -> None:
+    """The finished games' summary; ``games_finished`` below ``games`` marks a run still going (or cut short)."""
+    _write(args.json, {
+        "date": _now(),
+        "command": _command(argv),
+        "budget_ms": args.budget_ms,
+        "games": args.games,
+        "games_finished": len(results),
+        "seed": args.seed,
+        "jobs": args.jobs,
+        "max_moves": args.max_moves,
+        **summarize(sorted(results, key=lambda r: r["seed"])),
+    })
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _command(argv) -> str:
+    return "python -m app.solver.bench " + " ".join(sys.argv[1:] if argv is None else argv)
+
+
+def _write(path: str, document: dict) -> None:
+    with open(path, "w") as out:
+        json.dump(document, out, indent=2)
+        out.write("\n")
 
 if __name__ == "__main__":
     main()

@@ -1,31 +1,32 @@
 """The solver the app asks for hints: iterative deepening under a time budget.
 
-Each suggestion searches depth 1, 2, ... and answers with the deepest search
-that finished. The budget is a promise to the player, so a deeper search is only
-started when the previous ones suggest it can finish in the time left, and one
-that overruns anyway is abandoned. Tight boards (many distinct tiles) are
-allowed to go deeper than open ones, which are easy and answered fast.
+Each suggestion searches 1, 2, ... spawns deep, up to nneonneo's rule (as many
+as the board has distinct tiles less 2, at least 3), and answers with the
+deepest search that finished. The budget is a promise to the player, so a
+deeper search is only started when the previous one suggests it can finish in
+the time left, and one that overruns anyway is abandoned.
 """
 
-import gc
 from dataclasses import dataclass, field
 from time import perf_counter
 
+import numpy as np
+
 from app.engine.board import exponents
 from app.engine.errors import GameFinished
-from app.engine.moves import DIRECTIONS, MOVES
+from app.engine.moves import DIRECTIONS
 
+from . import search
 from .heuristic import Weights, build_table
-from .search import Expectimax, OutOfTime
 
 DEFAULT_BUDGET_MS = 100.0
-CUT = 1 / 8  # a depth-d search stops at spawn paths less likely than CUT / 4**d
-MAX_ENTRIES = 200_000  # per cache dict: about 30 MB each at most
-GROWTH = 10.0  # a search one move deeper costs about this many times more (measured 10-14)
-MIN_DEPTH = 3  # at depth 2 even the opening can go wrong: a benchmark game died at 1024
-OPEN = 5  # boards with this many empty cells or more are easy: MIN_DEPTH is enough
+CUT = 1e-4  # spawn paths less likely than this are not searched further (nneonneo's cut-off)
+MIN_SPAWNS = 3  # nneonneo's depth rule: at least 3 spawns deep ...
+FEWER_SPAWNS = 2  # ... and otherwise as many as the board has distinct tiles, less 2
+TABLE_BITS = 18  # 2**18 transposition-table slots (5 MB): a 100 ms search stores tens of thousands of boards
+GROWTH = 6.0  # a search one spawn deeper costs about this many times more (measured 3-8)
 
-_tables: dict[Weights, list[float]] = {}
+_tables: dict[Weights, np.ndarray] = {}
 
 
 class NoValidMove(GameFinished):
@@ -36,7 +37,7 @@ class NoValidMove(GameFinished):
 class Suggestion:
     direction: str
     scores: dict[str, float] = field(default_factory=dict)
-    depth: int = 0
+    depth: int = 0  # moves looked ahead, this one included
     ms: float = 0.0
 
     def to_dict(self) -> dict:
@@ -44,14 +45,11 @@ class Suggestion:
 
 
 def depth_limit(board: int) -> int:
-    """Deepest search worth its time: more distinct tiles, more to plan for; open boards are easy."""
-    cells = exponents(board)
-    if cells.count(0) >= OPEN:
-        return MIN_DEPTH
-    return max(MIN_DEPTH, len(set(cells) - {0}) - 3)
+    """Spawns worth searching: more distinct tiles, more to plan for (nneonneo's rule)."""
+    return max(MIN_SPAWNS, len(set(exponents(board)) - {0}) - FEWER_SPAWNS)
 
 
-def _line_table(weights: Weights) -> list[float]:
+def _line_table(weights: Weights) -> np.ndarray:
     """Tables are big (2**20 entries) and pure, so solvers with equal weights share one."""
     if weights not in _tables:
         _tables[weights] = build_table(weights)
@@ -59,52 +57,44 @@ def _line_table(weights: Weights) -> list[float]:
 
 
 class Solver:
-    """Expectimax player whose caches carry over from one move to the next."""
+    """Expectimax player whose transposition table carries over from one move to the next."""
 
-    def __init__(
-        self,
-        weights: Weights = Weights(),
-        cut: float = CUT,
-        max_entries: int = MAX_ENTRIES,
-    ):
-        self.cut = cut
-        self.search = Expectimax(_line_table(weights), weights.loss, max_entries)
+    def __init__(self, weights: Weights = Weights(), cut: float = CUT, table_bits: int = TABLE_BITS):
+        self.left, self.right = search.row_tables()
+        self.lines = _line_table(weights)
+        self.loss = weights.loss
+        slots = 1 << table_bits
+        self.keys = np.zeros(slots, dtype=np.int64)
+        self.lasts = np.zeros(slots, dtype=np.int32)
+        self.depths = np.zeros(slots, dtype=np.int8)
+        self.values = np.zeros(slots)
+        self.state = np.zeros(4)
+        self.state[search.CUT] = cut
+
+    def score(self, board: int, spawns: int, deadline: float = float("inf")) -> np.ndarray | None:
+        """Each direction's value after ``spawns`` spawns (NaN if it changes nothing), or None past ``deadline``."""
+        self.state[search.DEADLINE] = deadline
+        self.state[search.ABORTED] = 0.0
+        scores = search.score_moves(
+            search.rows_of(board), spawns, self.left, self.right, self.lines, self.loss,
+            self.keys, self.lasts, self.depths, self.values, self.state,
+        )
+        return None if self.state[search.ABORTED] else scores
 
     def suggest(self, board: int, budget_ms: float = DEFAULT_BUDGET_MS) -> Suggestion:
-        """A hint keeps its deadline: searches run with Python's cycle collector paused (a
-        search makes no cycles, and a full collection over the caches' entries alone can
-        take longer than a budget), and the caches' trim after them drops only the few
-        entries added since the last trim inside the search."""
         start = perf_counter()
-        children = {d: MOVES[d](board) for d in DIRECTIONS}
-        children = {d: child for d, child in children.items() if child != board}
-        if not children:
-            raise NoValidMove("no move changes this board: the game is over")
         deadline = start + budget_ms / 1000
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            scores, depth = self._deepen(board, children, deadline)
-        finally:
-            if collecting:
-                gc.enable()
-        self.search.trim()
-        direction = max(scores, key=scores.get)
-        return Suggestion(direction, scores, depth, (perf_counter() - start) * 1000)
-
-    def _deepen(self, board, children, deadline):
-        """Search depth 1, 2, ... while the next depth is expected to finish in time."""
-        scores, depth, last = {}, 0, 0.0
-        chance = self.search.chance
-        self.search.deadline = deadline
-        for next_depth in range(1, depth_limit(board) + 1):
+        scores, spawns, last = self.score(board, 0), 0, 0.0
+        if np.isnan(scores).all():
+            raise NoValidMove("no move changes this board: the game is over")
+        for next_spawns in range(1, depth_limit(board) + 1):
             began = perf_counter()
-            if scores and began + last * GROWTH > deadline:
+            if began + last * GROWTH > deadline:
                 break
-            self.search.cut = self.cut / 4**next_depth
-            try:
-                scores = {d: chance(child, next_depth - 1, 1.0) for d, child in children.items()}
-            except OutOfTime:
+            deeper = self.score(board, next_spawns, deadline)
+            if deeper is None:
                 break
-            depth, last = next_depth, perf_counter() - began
-        return scores, depth
+            scores, spawns, last = deeper, next_spawns, perf_counter() - began
+        valid = {d: float(s) for d, s in zip(DIRECTIONS, scores, strict=True) if not np.isnan(s)}
+        direction = max(valid, key=valid.get)
+        return Suggestion(direction, valid, spawns + 1, (perf_counter() - start) * 1000)

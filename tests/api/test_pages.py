@@ -5,28 +5,42 @@ import json
 from app import pages
 
 
-def test_the_solver_page_shows_the_stored_benchmark_as_table_and_chart(client, tmp_path, monkeypatch):
-    bench = {
+def stored_run(budget_ms, games=3, finished=3):
+    return {
         "date": "2026-11-30T12:00:00+00:00",
-        "command": "python -m app.solver.bench --games 3 --seed 9",
-        "games": 3,
-        "budget_ms": 100,
-        "reached": {"2048": 1.0, "4096": 2 / 3, "8192": 1 / 3, "16384": 0.0, "32768": 0.0},
-        "score": {"median": 61234, "best": 80000},
-        "ms_per_move": {"median": 42.5, "p99": 180.25},
+        "command": f"python -m app.solver.bench --games {games} --seed 9 --budget-ms {budget_ms}",
+        "games": games,
+        "games_finished": finished,
+        "jobs": 2,
+        "budget_ms": budget_ms,
+        "reached": {"2048": 1.0, "4096": 1.0, "8192": 2 / 3, "16384": 1 / 3, "32768": 0.0},
+        "score": {"median": 161234, "best": 380000},
+        "ms_per_move": {"median": 42.5, "p99": 108.25},
+        "cpu_ms_per_move": 31.5,
         "moves_per_second": 21.5,
+        "nodes_per_second": 1234567.0,
     }
-    stored = tmp_path / "benchmark.json"
-    stored.write_text(json.dumps(bench))
-    monkeypatch.setattr(pages, "BENCHMARK", stored)
+
+
+def test_the_solver_page_shows_each_stored_benchmark_as_table_and_chart(client, tmp_path, monkeypatch):
+    (tmp_path / "benchmark.json").write_text(json.dumps(stored_run(100)))
+    (tmp_path / "benchmark-10ms.json").write_text(json.dumps(stored_run(10, games=12, finished=5)))
+    speed = {"command": "python -m app.solver.bench --speed", "cpython_moves_per_second": 340786.0,
+             "compiled_moves_per_second": 7505199.0}
+    (tmp_path / "speed.json").write_text(json.dumps(speed))
+    monkeypatch.setattr(pages, "SOLVER_DIR", tmp_path)
     html = client.get("/solver").get_data(as_text=True)
-    assert bench["command"] in html and "Nov 30, 2026" in html
-    assert "67%" in html and "33%" in html and "61,234" in html and "180.2" in html
-    assert html.count('class="chart-bar"') == 5 and html.count('class="chart-target"') == 4
+    assert stored_run(100)["command"] in html and stored_run(10, 12)["command"] in html and "Nov 30, 2026" in html
+    assert "67%" in html and "33%" in html and "161,234" in html and "108.2" in html and "31.5" in html
+    assert "1,234,567" in html and "340,786" in html and "7,505,199" in html
+    assert html.count('class="chart-bar"') == 10 and html.count('class="chart-target"') == 3 + 2
+    assert 'id="chart-title-100ms"' in html and 'id="chart-title-10ms"' in html
+    assert "5 of 12 planned complete games" in html and html.count("The run was cut short") == 1
+    assert "94%" in html and "36%" in html and "85%" in html and "18%" in html  # the C++ solvers
 
 
 def test_the_solver_page_says_so_when_no_benchmark_is_stored(client, tmp_path, monkeypatch):
-    monkeypatch.setattr(pages, "BENCHMARK", tmp_path / "missing.json")
+    monkeypatch.setattr(pages, "SOLVER_DIR", tmp_path)
     reply = client.get("/solver")
     assert reply.status_code == 200 and "No benchmark results are stored yet." in reply.get_data(as_text=True)
 

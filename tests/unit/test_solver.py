@@ -1,7 +1,6 @@
-import gc
 import json
+import math
 import random
-import time
 
 import pytest
 
@@ -10,6 +9,7 @@ from app.engine import (
     MOVES,
     GameFinished,
     empty_cells,
+    max_tile,
     pack,
     spawn,
     start_board,
@@ -17,7 +17,7 @@ from app.engine import (
     unpack,
     valid_moves,
 )
-from app.solver import NoValidMove, Solver, Weights, bench
+from app.solver import NoValidMove, Solver, Weights, bench, search
 from app.solver.heuristic import build_table, evaluate
 from app.solver.solver import depth_limit
 
@@ -110,25 +110,28 @@ def test_bigger_budget_searches_deeper(solver):
     assert solver.suggest(board, budget_ms=300).depth >= 2
 
 
-def test_open_boards_are_searched_shallow_and_tight_ones_deeper():
+def test_depth_follows_nneonneos_rule_distinct_tiles_less_two_at_least_three():
     tiles = [2**k for k in range(1, 13)]
     open_board = pack([tiles[8:12], tiles[4:8], [0] * 4, [0] * 4])
     tight_board = pack([tiles[8:12], tiles[4:8], tiles[0:4], [2, 0, 0, 0]])
     assert depth_limit(pack([[2, 4, 0, 0]] + [[0] * 4] * 3)) == 3
-    assert depth_limit(open_board) == 3
-    assert depth_limit(tight_board) > 3
+    assert depth_limit(open_board) == 6
+    assert depth_limit(tight_board) == 10
 
 
-def test_search_equals_plain_expectimax():
-    weights = Weights()
-    table = build_table(weights)
-    fast = Solver(weights, cut=0.0)
-    board = next(b for b in MID_GAME if 3 <= len(empty_cells(b)) <= 5)
-    for direction in valid_moves(board):
-        child = MOVES[direction](board)
-        for depth in (0, 1, 2):
-            expected = plain_expectimax(table, weights.loss, child, depth)
-            assert fast.search.chance(child, depth, 1.0) == pytest.approx(expected)
+def test_compiled_slides_equal_the_engines_moves():
+    left, right = search.row_tables()
+    top_row = pack([[65536, 65536, 131072, 0]] + [[0] * 4] * 3)
+    raised = [b << 20 & (1 << 80) - 1 | top_row for b in BOARDS[::50]]  # the top of the ladder
+    for board in BOARDS[::7] + raised:
+        for index, direction in enumerate(DIRECTIONS):
+            assert search.board_of(search.slide(search.rows_of(board), index, left, right)) == MOVES[direction](board)
+
+
+def test_compiled_evaluation_equals_the_plain_one():
+    table = build_table(Weights())
+    for board in BOARDS[::40]:
+        assert search.evaluate(search.rows_of(board), table) == pytest.approx(evaluate(table, board))
 
 
 def test_evaluation_is_the_same_for_mirrored_and_transposed_boards():
@@ -138,18 +141,41 @@ def test_evaluation_is_the_same_for_mirrored_and_transposed_boards():
             assert evaluate(table, symmetric) == pytest.approx(evaluate(table, board))
 
 
-def test_caches_stay_bounded_across_moves():
-    small = Solver(max_entries=2_000)
-    for board in MID_GAME[:8]:
-        small.suggest(board, budget_ms=50)
-        assert len(small.search.evals) <= 2_000
-        assert len(small.search.table) <= 2_000
+def pinned_boards():
+    """Depth 1 on every sampled board; depth 2 (slow in plain Python) where few cells are empty."""
+    boards = MID_GAME + NEARLY_FULL
+    return [(b, 1) for b in boards] + [(b, 2) for b in boards if len(empty_cells(b)) <= 5]
 
 
-def test_caches_are_kept_across_moves():
-    keeping = Solver()
-    keeping.suggest(MID_GAME[0], budget_ms=20)
-    assert keeping.search.evals and keeping.search.table
+@pytest.mark.parametrize(("board", "spawns"), pinned_boards())
+def test_search_without_cut_equals_plain_expectimax(board, spawns):
+    weights = Weights()
+    table = build_table(weights)
+    scores = Solver(weights, cut=0.0).score(board, spawns)
+    for index, direction in enumerate(DIRECTIONS):
+        child = MOVES[direction](board)
+        if child == board:
+            assert math.isnan(scores[index])
+        else:
+            assert scores[index] == pytest.approx(plain_expectimax(table, weights.loss, child, spawns))
+
+
+def test_the_table_answers_a_repeated_search_but_not_a_deeper_one():
+    board = MID_GAME[2]
+    deeper = Solver(cut=0.0).score(board, 2)
+    kept = Solver(cut=0.0)
+    kept.score(board, 1)
+    assert list(kept.score(board, 2)) == pytest.approx(list(deeper), nan_ok=True)
+    visited = kept.state[search.NODES]
+    kept.score(board, 2)
+    assert kept.state[search.NODES] == visited  # every child answered from the table
+
+
+def test_a_search_past_its_deadline_is_abandoned():
+    tight = Solver()
+    board = max(NEARLY_FULL, key=depth_limit)
+    assert tight.score(board, 8, deadline=0.0) is None
+    assert tight.score(board, 1) is not None
 
 
 def test_to_dict_has_the_documented_fields(solver):
@@ -163,47 +189,24 @@ def test_tiny_benchmark_writes_the_documented_json(tmp_path, capsys):
     bench.main(["--games", "2", "--max-moves", "150", "--budget-ms", "5", "--jobs", "2", "--json", str(path)])
     assert "moves per second" in capsys.readouterr().out
     document = json.loads(path.read_text())
+    assert document["games_finished"] == 2
     for key in ("date", "command", "budget_ms", "games", "seed", "reached", "score", "ms_per_move", "moves_per_second"):
         assert key in document
     assert set(document["reached"]) == {"2048", "4096", "8192", "16384", "32768"}
     assert set(document["ms_per_move"]) == {"median", "p99"}
     assert [g["seed"] for g in document["per_game"]] == [1, 2]
+    assert document["cpu_ms_per_move"] > 0 and document["nodes_per_second"] > 0
     for game in document["per_game"]:
-        assert set(game) == {"seed", "max_tile", "score", "moves"}
-        assert 0 < game["moves"] <= 150
+        assert set(game) == {"seed", "max_tile", "score", "moves", "cpu_seconds", "nodes", "directions"}
+        assert 0 < game["moves"] <= 150 and len(game["directions"]) == game["moves"]
+        replayed = bench.replay(game["seed"], game["directions"])
+        assert (replayed.score, max_tile(replayed.board)) == (game["score"], game["max_tile"])
 
 
-def test_a_hint_does_no_big_work_after_its_deadline_and_pauses_the_collector():
-    """Cache trims past the deadline drop a handful of entries; no full GC runs mid-search."""
-    limit = 3_000
-    solver = Solver(max_entries=limit)
-    tight = pack([[2, 4, 8, 16], [256, 128, 64, 32], [512, 1024, 2, 4], [0, 8, 16, 0]])
-    solver.suggest(tight, 20)
-    search, trims, collecting = solver.search, [], []
-    trim, evaluate = search.trim, search.chance
-
-    def recorded_trim(*keep):
-        before = len(search.evals) + len(search.table)
-        trim(*keep)
-        trims.append((time.perf_counter(), before - len(search.evals) - len(search.table)))
-
-    def recorded_chance(*args):
-        collecting.append(gc.isenabled())
-        return evaluate(*args)
-
-    search.trim, search.chance = recorded_trim, recorded_chance
-    deadline = time.perf_counter() + 0.020
-    solver.suggest(tight, 20)
-    assert trims and all(dropped <= 2 * limit // 8 for _, dropped in trims)
-    assert all(dropped <= 300 for at, dropped in trims if at > deadline)
-    assert collecting and not any(collecting) and gc.isenabled()
-
-
-def test_the_web_apps_solver_tables_are_kept_out_of_the_cycle_collectors_walks(tmp_path):
-    """A full collection walking a million table entries took longer than a hint's budget."""
-    from app import hints
-    from app.solver.solver import _tables
-
-    hints.suggest(pack([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4]), 5, tmp_path)
-    table = _tables[Weights()]
-    assert not any(obj is table for obj in gc.get_objects())
+def test_speed_benchmark_prints_and_stores_cpython_and_compiled_moves_per_second(capsys, tmp_path):
+    rates = bench.main(["--speed", "--json", str(tmp_path / "speed.json")])
+    out = capsys.readouterr().out
+    assert "cpython moves per second" in out and "compiled moves per second" in out
+    assert set(rates) == {"cpython_moves_per_second", "compiled_moves_per_second"}
+    stored = json.loads((tmp_path / "speed.json").read_text())
+    assert stored["command"].endswith("--speed --json " + str(tmp_path / "speed.json")) and stored | rates == stored

@@ -1,0 +1,74 @@
+"""A worker's memory and hint times under auto-play: ``python -m bench.hints --hints 1000``.
+
+Starts gunicorn with one worker on loopback (rate limits off), then plays games the way
+Auto-play does: ask for a hint, play it, and start a new game when one ends. Prints how
+long the worker took to start (the solver's machine code is loaded before it answers),
+the hint times seen by the client and reported by the solver, and the worker's resident
+memory (VmRSS, and how much of it is mapped files such as numba's LLVM library, which
+every worker shares) before the first hint and after the last.
+"""
+
+import argparse
+import json
+import time
+
+from tests.servers import gunicorn_server
+
+from app.solver.bench import percentile
+from bench.load import Session
+
+
+def rss_mb(pid: int) -> dict:
+    """Resident memory: all of it, the process's own (anonymous) and mapped files (shared libraries)."""
+    with open(f"/proc/{pid}/status") as status:
+        fields = dict(line.split(":", 1) for line in status)
+    return {name: int(fields[key].split()[0]) / 1024
+            for name, key in (("rss", "VmRSS"), ("anonymous", "RssAnon"), ("files", "RssFile"))}
+
+
+def auto_play(session: Session, hints: int) -> tuple[list[float], list[float]]:
+    """Milliseconds each hint took: as the client saw it, and as the solver reported it."""
+    latencies, thinking = [], []
+    session.request("POST", "/api/game", {})
+    while len(latencies) < hints:
+        started = time.perf_counter()
+        status, payload = session.request("GET", "/api/game/hint")
+        if status == 409:  # game over, or won and waiting: begin again
+            session.request("POST", "/api/game", {})
+            continue
+        assert status == 200, (status, payload[:200])
+        latencies.append((time.perf_counter() - started) * 1000)
+        hint = json.loads(payload)
+        thinking.append(hint["ms"])
+        session.request("POST", "/api/game/moves", {"direction": hint["direction"]})
+    return latencies, thinking
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(prog="python -m bench.hints", description=__doc__.splitlines()[0])
+    parser.add_argument("--hints", type=int, default=1000)
+    parser.add_argument("--budget-ms", type=float, default=100)
+    args = parser.parse_args(argv)
+    env = {"FLASK_RATELIMIT_ENABLED": "false", "FLASK_SOLVER_BUDGET_MS": str(args.budget_ms)}
+    started = time.perf_counter()
+    with gunicorn_server(env=env, args=["--workers", "1"], timeout=120) as server:
+        start_seconds = time.perf_counter() - started
+        (worker,) = server.wait_for_workers(1)
+        before = rss_mb(worker)
+        host, port = server.url.removeprefix("http://").split(":")
+        latencies, thinking = auto_play(Session(host, int(port)), args.hints)
+        after = rss_mb(worker)
+    result = {
+        "hints": args.hints,
+        "budget_ms": args.budget_ms,
+        "start_seconds": start_seconds,
+        "client_ms": {"median": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99)},
+        "solver_ms": {"median": percentile(thinking, 0.5), "p99": percentile(thinking, 0.99)},
+        "rss_mb": {"before": before, "after": after},
+    }
+    print(json.dumps(result, indent=2))
+    return result
+
+
+if __name__ == "__main__":
+    main()
