@@ -12,10 +12,10 @@ import argparse
 import json
 import time
 
-from tests.servers import gunicorn_server
-
 from app.solver.bench import percentile
 from bench.load import Session
+
+from .servers import gunicorn_server
 
 
 def rss_mb(pid: int) -> dict:

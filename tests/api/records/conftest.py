@@ -4,7 +4,7 @@ import uuid
 
 import pytest
 
-from tests.postgres import postgres_server
+from bench.postgres import postgres_server
 
 
 @pytest.fixture(scope="package")

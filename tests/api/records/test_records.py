@@ -11,9 +11,11 @@ from datetime import datetime
 import pytest
 
 from app.engine import DIRECTIONS, Game
+from bench.client import HttpClient
+from bench.postgres import postgres_server
+from bench.servers import gunicorn_server
 from tests.api.records.helpers import hall_of_fame, play, save
-from tests.postgres import postgres_server
-from tests.servers import HttpClient, gunicorn_server, play_move
+from tests.play import play_move
 from tests.states import restorable_state
 
 

@@ -15,7 +15,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.servers import LOOPBACK, ManagedProcess, free_port, server_env, wait_until
+from .servers import LOOPBACK, ManagedProcess, free_port, server_env, wait_until
 
 
 def postgres_bin(program):
@@ -54,7 +54,8 @@ class PostgresServer:
     def start(self, timeout=30):
         argv = [postgres_bin("postgres"), "-D", self.data, "-p", str(self.port), "-h", LOOPBACK, "-k", self.directory,
                 "-c", "fsync=off", "-c", "full_page_writes=off"]  # fmt: skip
-        self.process = ManagedProcess(_as_server_user(argv), env=server_env(), name="postgres").start()
+        log = Path(self.directory) / "postgres.log"
+        self.process = ManagedProcess(_as_server_user(argv), env=server_env(), name="postgres", log_path=log).start()
         wait_until(lambda: self.ready() or not self.process.alive(), timeout, message="PostgreSQL up")
         if not self.process.alive():
             raise RuntimeError(f"PostgreSQL exited at start:\n{self.process.tail()}")
