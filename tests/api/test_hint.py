@@ -87,12 +87,13 @@ def late_game(client):
 
 
 def test_hint_time_is_limited_per_client_address_across_its_sessions(make_app):
-    app = make_app(RATELIMIT_ENABLED=True, HINT_TIME_LIMIT="150 per minute", SOLVER_BUDGET_MS=50)
+    app = make_app(RATELIMIT_ENABLED=True, HINT_TIME_LIMIT="60 per minute", SOLVER_BUDGET_MS=50)
     players = [app.test_client() for _ in range(4)]
     for player in players:
         late_game(player)
     statuses = [player.get("/api/game/hint").status_code for player in players for _ in range(2)]
-    assert statuses[0] == 200 and statuses[-1] == 429  # 150 ms of solver time is three 50 ms hints or so
+    # 60 ms of solver time is a hint or two (the compiled search often ends before its budget)
+    assert statuses[0] == 200 and statuses[-1] == 429
     limited = players[0].get("/api/game/hint")
     assert limited.status_code == 429 and limited.get_json()["error"]["code"] == "too_many_requests"
     assert int(limited.headers["Retry-After"]) > 0
