@@ -171,6 +171,24 @@ def test_a_move_made_elsewhere_is_shown_and_the_next_key_plays_on_it(page, conso
     assert after["moves"] == shown["moves"] + 1
 
 
+def troubled_hints(page, trouble, retry_after):
+    """Answer the page's next hints as ``trouble`` lists: "503" (the store is down) or "forget"
+    (the server forgets the session, so the hint is a 404); later hints pass. Returns the steps
+    not yet taken (the list, emptied as hints come)."""
+
+    def answer(route):
+        step = trouble.pop(0) if trouble else "pass"
+        if step == "503":
+            route.fulfill(status=503, headers={"Retry-After": str(retry_after)}, json=STORE_DOWN)
+            return
+        if step == "forget":
+            page.context.clear_cookies()
+        route.continue_()
+
+    page.route("**/api/game/hint", answer)
+    return trouble
+
+
 def test_auto_play_rides_out_server_trouble_and_restores_a_forgotten_game(page, console_guard):
     console_guard.allow(r"Failed to load resource")
     seed_game(page, 47)
@@ -180,18 +198,7 @@ def test_auto_play_rides_out_server_trouble_and_restores_a_forgotten_game(page, 
         wait_idle(page)
     played = server_state(page)
     assert played["moves"] >= 3
-    trouble = ["503", "503", "forget"]
-
-    def flaky_hint(route):
-        step = trouble.pop(0) if trouble else "pass"
-        if step == "503":
-            route.fulfill(status=503, headers={"Retry-After": "0"}, json=STORE_DOWN)
-        else:
-            if step == "forget":
-                page.context.clear_cookies()  # the server forgot this session: this hint is a 404
-            route.continue_()
-
-    page.route("**/api/game/hint", flaky_hint)
+    trouble = troubled_hints(page, ["503", "503", "forget"], retry_after=0)
     page.get_by_test_id("autoplay").click()
     expect(page.get_by_test_id("notice")).to_be_visible()
     target = played["moves"] + 3
@@ -208,18 +215,7 @@ def test_a_hint_waits_out_server_trouble_then_shows_its_arrow(page, console_guar
     console_guard.allow(r"Failed to load resource")
     put_game(page, [[2, 0, 0, 0], [4, 0, 0, 0], [8, 0, 0, 0], [16, 0, 0, 0]], score=40, moves=9)
     load(page)
-    trouble = ["503", "forget"]
-
-    def flaky_hint(route):
-        step = trouble.pop(0) if trouble else "pass"
-        if step == "503":
-            route.fulfill(status=503, headers={"Retry-After": "1"}, json=STORE_DOWN)
-        else:
-            if step == "forget":
-                page.context.clear_cookies()
-            route.continue_()
-
-    page.route("**/api/game/hint", flaky_hint)
+    troubled_hints(page, ["503", "forget"], retry_after=1)
     hint = page.get_by_test_id("hint")
     hint.click()
     expect(page.get_by_test_id("notice")).to_be_visible()
