@@ -12,8 +12,8 @@ import argparse
 import json
 import time
 
-from app.solver.bench import percentile
 from bench.load import Session
+from bench.solver import percentile
 
 from .servers import gunicorn_server
 

@@ -8,7 +8,7 @@ from app import pages
 def stored_run(budget_ms, games=3, finished=3):
     return {
         "date": "2026-11-30T12:00:00+00:00",
-        "command": f"python -m app.solver.bench --games {games} --seed 9 --budget-ms {budget_ms}",
+        "command": f"python -m bench.solver --games {games} --seed 9 --budget-ms {budget_ms}",
         "games": games,
         "games_finished": finished,
         "jobs": 2,
@@ -25,7 +25,7 @@ def stored_run(budget_ms, games=3, finished=3):
 def test_the_solver_page_shows_each_stored_benchmark_as_table_and_chart(client, tmp_path, monkeypatch):
     (tmp_path / "benchmark.json").write_text(json.dumps(stored_run(100)))
     (tmp_path / "benchmark-10ms.json").write_text(json.dumps(stored_run(10, games=12, finished=5)))
-    speed = {"command": "python -m app.solver.bench --speed", "cpython_moves_per_second": 340786.0,
+    speed = {"command": "python -m bench.solver --speed", "cpython_moves_per_second": 340786.0,
              "compiled_moves_per_second": 7505199.0}
     (tmp_path / "speed.json").write_text(json.dumps(speed))
     monkeypatch.setattr(pages, "SOLVER_DIR", tmp_path)

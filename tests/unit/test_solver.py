@@ -17,9 +17,10 @@ from app.engine import (
     unpack,
     valid_moves,
 )
-from app.solver import NoValidMove, Solver, Weights, bench, search
+from app.solver import NoValidMove, Solver, Weights, search
 from app.solver.heuristic import build_table, evaluate
 from app.solver.solver import depth_limit
+from bench import solver as bench
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Speed of the engine's hot path: ``python -m app.engine.bench``.
+"""Speed of the engine's hot path: ``python -m bench.engine``.
 
 Boards come from games played by a seeded corner-hugging policy (as real play
 looks: small tiles, a few big ones), plus copies with every tile raised by up
@@ -13,10 +13,10 @@ import random
 import statistics
 import time
 
-from .board import CELL_SHIFTS, MAX_EXPONENT, exponents
-from .game import Game
-from .moves import DIRECTIONS, MOVES, move, valid_moves
-from .spawn import spawn, start_board
+from app.engine.board import CELL_SHIFTS, MAX_EXPONENT, exponents
+from app.engine.game import Game
+from app.engine.moves import DIRECTIONS, MOVES, move, valid_moves
+from app.engine.spawn import spawn, start_board
 
 BATCH = 2_000
 ROUNDS = 3

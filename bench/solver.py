@@ -1,4 +1,4 @@
-"""Strength and speed of the solver: ``python -m app.solver.bench``.
+"""Strength and speed of the solver: ``python -m bench.solver``.
 
 ``--speed`` instead times single moves on the engine benchmark's boards: the
 engine's CPython moves next to the compiled slides the search uses (``--json``
@@ -31,10 +31,9 @@ from multiprocessing import Pool
 import numpy as np
 
 from app.engine import DIRECTIONS, MOVES, Game, max_tile
-from app.engine import bench as engine_bench
-
-from . import search
-from .solver import DEFAULT_BUDGET_MS, Solver
+from app.solver import search
+from app.solver.solver import DEFAULT_BUDGET_MS, Solver
+from bench import engine as engine_bench
 
 TILES = (2048, 4096, 8192, 16384, 32768)
 ROUNDS = 20  # passes of the compiled slides over the boards: one takes only milliseconds
@@ -144,7 +143,7 @@ def speed() -> dict:
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="python -m app.solver.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.solver", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS)
@@ -201,7 +200,7 @@ def _now() -> str:
 
 
 def _command(argv) -> str:
-    return "python -m app.solver.bench " + " ".join(sys.argv[1:] if argv is None else argv)
+    return "python -m bench.solver " + " ".join(sys.argv[1:] if argv is None else argv)
 
 
 def _write(path: str, document: dict) -> None:

@@ -1,7 +1,7 @@
 """The benchmark times the boards it promises: real play plus late-game tiles."""
 
 from app.engine import empty_cells, max_tile, unpack
-from app.engine.bench import sample_boards
+from bench.engine import sample_boards
 
 
 def test_sample_boards_span_early_and_late_game():
