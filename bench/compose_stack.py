@@ -34,8 +34,7 @@ def compose_app_env(redis_url):
     Redis is the one started here; the records' PostgreSQL is not started, so each replica keeps
     its records in its own SQLite file (these setups play games, not records).
     """
-    env = compose.environment(compose.load()["services"]["app"])
-    env = {k: compose.interpolate(v, {"POSTGRES_PASSWORD": "stand-in"}) for k, v in env.items()}
+    env = compose.environment(compose.load({"POSTGRES_PASSWORD": "stand-in"})["services"]["app"])
     assert env["FLASK_REDIS_URL"].startswith("redis://redis:")
     env["FLASK_REDIS_URL"] = redis_url
     assert env.pop("FLASK_SQLALCHEMY_DATABASE_URI").startswith("postgresql")

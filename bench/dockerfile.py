@@ -2,6 +2,7 @@
 
 import json
 import shlex
+from fnmatch import fnmatch
 from functools import cache
 
 from dockerfile_parse import DockerfileParser
@@ -55,14 +56,26 @@ def env(path=DOCKERFILE):
     return dict(_parsed(path).envs)
 
 
+def _sources_and_destination(step):
+    words = [w for w in shlex.split(step["value"]) if not w.startswith("--")]
+    return words[:-1], words[-1]
+
+
 def copies(path=DOCKERFILE):
     """(sources, destination) of each COPY from the build context, in order."""
-    result = []
-    for step in instructions(path):
-        if step["instruction"] == "COPY":
-            words = [w for w in shlex.split(step["value"]) if not w.startswith("--")]
-            result.append((words[:-1], words[-1]))
-    return result
+    return [_sources_and_destination(step) for step in instructions(path) if step["instruction"] == "COPY"]
+
+
+def copied(step, context):
+    """The files of the build ``context`` (paths relative to it) that a COPY step reads; none for other steps."""
+    if step["instruction"] != "COPY" or "--from=" in step["value"]:
+        return set()
+    files = set()
+    for source in _sources_and_destination(step)[0]:
+        source = source.removeprefix("./").rstrip("/")
+        files |= {p for p in context if source in (".", "") or p == source or p.startswith(source + "/")
+                  or fnmatch(p, source)}
+    return files
 
 
 def workdir(path=DOCKERFILE):

@@ -12,6 +12,7 @@ import tomllib
 import pytest
 from docker.utils.build import exclude_paths
 from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 
 from bench import compose, dockerfile
 from bench.servers import PROJECT_ROOT
@@ -30,9 +31,7 @@ def test_hadolint_passes():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_image_base_user_port_and_volume():
-    steps = dockerfile.instructions()
-    assert [s["value"] for s in steps if s["instruction"] == "FROM"] == ["python:3.12-slim"]
+def test_image_user_port_volume_and_python():
     user = dockerfile.only("USER")
     assert re.fullmatch(r"[1-9]\d*(:\d+)?", user), f"USER must be a numeric, non-root UID: {user}"
     assert dockerfile.only("EXPOSE") == "8000"
@@ -41,21 +40,23 @@ def test_image_base_user_port_and_volume():
     assert env["PYTHONDONTWRITEBYTECODE"] == "1"
     volume = dockerfile.only("VOLUME")
     assert "/data" in volume
+    base = re.fullmatch(r"(?:docker\.io/(?:library/)?)?python:(\d+\.\d+)[\w.-]*", dockerfile.only("FROM"))
+    assert base, "the image starts from an official Python image with its version in the tag"
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert SpecifierSet(requires).contains(base[1] + ".0"), f"python {base[1]} does not satisfy {requires}"
 
 
-def test_dependencies_are_a_cached_layer_before_the_code():
+def test_a_code_change_reuses_the_installed_dependencies():
+    """A layer is reused while the files copied up to it are unchanged: the code comes after the install."""
+    context = build_context(ROOT)
     steps = dockerfile.instructions()
-    copies = [i for i, s in enumerate(steps) if s["instruction"] == "COPY"]
-    installs = [i for i, s in enumerate(steps) if s["instruction"] == "RUN" and "pip install" in s["value"]]
-    assert len(installs) == 1, "one pip install layer"
-    install = installs[0]
-    assert "--no-cache-dir" in steps[install]["value"]
-    assert "pyproject.toml" in steps[install]["value"], "dependencies come from pyproject.toml"
-    before = [steps[i]["value"] for i in copies if i < install]
-    assert before == ["pyproject.toml ./"], f"only pyproject.toml is copied before the install: {before}"
-    after = " ".join(steps[i]["value"] for i in copies if i > install)
-    for folder in ("app/", "templates/", "static/"):
-        assert folder in after
+    install = next(i for i, s in enumerate(steps) if s["instruction"] == "RUN" and "pip install" in s["value"])
+    before = {path for step in steps[:install] for path in dockerfile.copied(step, context)}
+    after = {path for step in steps[install:] for path in dockerfile.copied(step, context)}
+    code = {path for path in context if path.startswith(("app/", "templates/", "static/"))}
+    assert "pyproject.toml" in before, "dependencies come from pyproject.toml"
+    assert not before & code, f"a code change would reinstall the dependencies: {sorted(before & code)[:5]}"
+    assert code <= after, f"missing from the image: {sorted(code - after)[:5]}"
 
 
 def test_cmd_runs_gunicorn_as_the_image_requires():
@@ -79,17 +80,22 @@ def test_healthcheck_uses_the_standard_library():
     assert float(options["timeout"].rstrip("s")) < float(options["interval"].rstrip("s"))
 
 
+def build_context(root):
+    """The paths docker's own SDK would send to an image build from ``root``, with our .dockerignore."""
+    lines = (ROOT / ".dockerignore").read_text().splitlines()
+    patterns = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    return exclude_paths(str(root), patterns)  # despite its name: the paths that are sent
+
+
 def test_dockerignore_keeps_tests_caches_and_git_out(tmp_path):
-    """The build context docker's own SDK would send from a tree holding these paths."""
     kept_out = (".git/HEAD", "tests/conftest.py", "tests/deploy/test_config.py", "app/__pycache__/api.cpython-312.pyc",
-                ".pytest_cache/v/cache", ".hypothesis/examples", "instance/sessions", ".env", ".venv/bin/python")
+                ".pytest_cache/v/cache", ".hypothesis/examples", "instance/sessions", ".env", ".venv/bin/python",
+                "bench/solver.py")
     needed = ("pyproject.toml", "app/__init__.py", "templates/index.html", "static/js/app.js")
     for path in kept_out + needed:
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).touch()
-    lines = (ROOT / ".dockerignore").read_text().splitlines()
-    patterns = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
-    context = exclude_paths(str(tmp_path), patterns)  # despite its name: the paths that are sent
+    context = build_context(tmp_path)
     for path in kept_out:
         assert path not in context, f"{path} would be sent to the image build"
     for path in needed:
@@ -150,23 +156,36 @@ def test_image_installs_every_package_the_app_imports():
 # --- compose.yaml ---------------------------------------------------------------------
 
 
+PASSWORD = {"POSTGRES_PASSWORD": "s3cret"}
+
+
 @pytest.fixture(scope="module")
-def services():
-    return compose.load()["services"]
+def rendered():
+    return compose.load(PASSWORD)
+
+
+@pytest.fixture(scope="module")
+def services(rendered):
+    return rendered["services"]
+
+
+@pytest.fixture(scope="module")
+def named_volumes(rendered):
+    return rendered.get("volumes") or {}
 
 
 def test_compose_has_redis_app_and_proxy(services):
     assert {"redis", "app", "proxy"} <= set(services)
 
 
-def test_compose_redis_is_healthchecked_and_persistent(services):
+def test_compose_redis_is_healthchecked_and_persistent(services, named_volumes):
     redis = services["redis"]
     assert redis["image"].split(":")[0] in ("redis", "docker.io/library/redis", "valkey/valkey")
     test = redis["healthcheck"]["test"]
     assert "ping" in " ".join(test).lower()
     volumes = redis["volumes"]
     named = [v.split(":")[0] for v in volumes if isinstance(v, str) and v.split(":")[1] == "/data"]
-    assert named and named[0] in (compose.load().get("volumes") or {}), "Redis keeps /data in a named volume"
+    assert named and named[0] in named_volumes, "Redis keeps /data in a named volume"
     assert "appendonly" in " ".join(map(str, redis.get("command", []))), "Redis persists writes (AOF)"
 
 
@@ -189,21 +208,20 @@ def test_compose_app_is_a_scalable_redis_client(services):
     assert app.get("build") in (".", {"context": "."}) or app["build"].get("context") == "."
 
 
-def test_compose_postgres_holds_the_records_persistently_with_a_password_from_the_environment(services):
+def test_compose_postgres_holds_the_records_persistently_with_a_password_from_the_environment(services, named_volumes):
     postgres = services["postgres"]
     assert postgres["image"].split(":")[0] in ("postgres", "docker.io/library/postgres")
     assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
     mounts = [v for v in postgres["volumes"] if isinstance(v, str)]
     named = [v.split(":")[0] for v in mounts if v.endswith(":/var/lib/postgresql/data")]
-    assert named and named[0] in (compose.load().get("volumes") or {}), "PostgreSQL keeps its data in a named volume"
+    assert named and named[0] in named_volumes, "PostgreSQL keeps its data in a named volume"
     assert "ports" not in postgres, "only the app replicas reach the database"
+    with pytest.raises(ValueError, match="POSTGRES_PASSWORD"):
+        compose.load({})
     env = compose.environment(postgres)
-    with pytest.raises(compose.MissingVariable):
-        compose.interpolate(env["POSTGRES_PASSWORD"], {})
-    variables = {"POSTGRES_PASSWORD": "s3cret"}
-    url = compose.interpolate(compose.environment(services["app"])["FLASK_SQLALCHEMY_DATABASE_URI"], variables)
-    user, database = compose.interpolate(env["POSTGRES_USER"], {}), compose.interpolate(env["POSTGRES_DB"], {})
-    assert url == f"postgresql+psycopg://{user}:s3cret@postgres:5432/{database}"
+    assert env["POSTGRES_PASSWORD"] == "s3cret"
+    url = compose.environment(services["app"])["FLASK_SQLALCHEMY_DATABASE_URI"]
+    assert url == f"postgresql+psycopg://{env['POSTGRES_USER']}:s3cret@postgres:5432/{env['POSTGRES_DB']}"
     assert services["app"]["depends_on"]["postgres"]["condition"] == "service_healthy"
 
 
@@ -214,12 +232,6 @@ def test_compose_proxy_is_official_nginx_with_our_config(services):
     assert any(str(p).endswith(":80") for p in proxy["ports"])
     mounts = [v for v in proxy["volumes"] if isinstance(v, str)]
     assert any(v.startswith("./deploy/nginx.conf:/etc/nginx/conf.d/") for v in mounts)
-
-
-def test_compose_interpolation_helper():
-    assert compose.interpolate("${A:-x}-${B-y}-${C}", {"B": ""}) == "x--"
-    with pytest.raises(compose.MissingVariable):
-        compose.interpolate("${A?need A}", {})
 
 
 def test_nginx_conf_reresolves_the_app_service():
