@@ -25,7 +25,7 @@ DEFAULTS = {
     "SESSION_COOKIE_HTTPONLY": True,
     # Embedded store: past this many sessions the longest idle are dropped (about 30 MB).
     "SESSION_STORE_LIMIT": 100_000,
-    "MOVE_LOCK_TIMEOUT": 5.0,
+    "SESSION_LOCK_TIMEOUT": 5.0,
     # Redis: how long a request may hold its session's lock. A request that dies holding
     # it blocks its session that long at most; a live one still running then is refused.
     "SESSION_LOCK_LEASE": 2.0,

@@ -97,7 +97,7 @@ def move():
         raise ApiError(409, "out_of_sync", message, state=game.to_state())
     outcomes = []
     for direction in directions:
-        if outcomes and (game.over or game.waiting):
+        if outcomes and game.finished:
             break
         try:
             outcomes.append(game.play(direction))
@@ -119,7 +119,7 @@ def keep_playing():
     json_object()
     game = existing_game()
     try:
-        game.keep_going()
+        game.choose_keep_playing()
     except GameFinished as refused:
         raise ApiError(409, "cannot_keep_playing", str(refused), state=game.to_state()) from None
     save_game(game)
@@ -133,7 +133,7 @@ def hint():
     The game counts its hints: a record of it shows it was assisted.
     """
     game = existing_game()
-    if game.over or game.waiting:
+    if game.finished:
         raise ApiError(409, "game_finished", "the game is finished: there is nothing to hint", state=game.to_state())
     suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]), current_app.instance_path)
     game.hints += 1

@@ -84,8 +84,8 @@ def _player():
         for direction in batch:
             if game.over:
                 game = Game.new(seed=rng.randrange(2**63))
-            elif game.waiting:
-                game.keep_going()
+            elif game.finished:
+                game.choose_keep_playing()
             game.play(direction)
 
     return run

@@ -24,9 +24,9 @@ def late_game_boards(seed, count, from_move, budget_ms):
     """Boards of one solver-played game from ``from_move`` on (new games when one ends)."""
     solver, boards, game = Solver(), [], Game.new(seed)
     while len(boards) < count:
-        if game.over or game.waiting:
-            if game.waiting:
-                game.keep_going()
+        if game.finished:
+            if game.finished:
+                game.choose_keep_playing()
             else:
                 game = Game.new(game.seed + 1)
             continue

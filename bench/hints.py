@@ -33,7 +33,7 @@ def auto_play(session: Session, hints: int) -> tuple[list[float], list[float]]:
     while len(latencies) < hints:
         started = time.perf_counter()
         status, payload = session.request("GET", "/api/game/hint")
-        if status == 409:  # game over, or won and waiting: begin again
+        if status == 409:  # the game is finished: begin again
             session.request("POST", "/api/game", {})
             continue
         assert status == 200, (status, payload[:200])

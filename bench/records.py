@@ -36,8 +36,8 @@ def generate(budget_ms, minutes, first_seed=1):
     for seed in range(first_seed, first_seed + 10_000):
         game = Game.new(seed)
         while not game.over and game.moves < MOVES:
-            if game.waiting:
-                game.keep_going()
+            if game.finished:
+                game.choose_keep_playing()
             game.play(solver.suggest(game.board, budget_ms).direction)
         print(f"seed {seed}: {game.moves} moves, score {game.score}", flush=True)
         if longest is None or game.moves > longest.moves:

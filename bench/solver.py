@@ -47,8 +47,8 @@ def play(seed: int, budget_ms: float, max_moves: int | None = None, solver: Solv
     nodes = solver.state[search.NODES]
     start, cpu = time.perf_counter(), time.process_time()
     while not game.over and (max_moves is None or game.moves < max_moves):
-        if game.waiting:
-            game.keep_going()
+        if game.finished:
+            game.choose_keep_playing()
         suggestion = solver.suggest(game.board, budget_ms)
         times.append(suggestion.ms)
         depths.append(suggestion.depth)
@@ -73,8 +73,8 @@ def replay(seed: int, directions: str) -> Game:
     by_initial = {d[0]: d for d in DIRECTIONS}
     game = Game.new(seed=seed)
     for initial in directions:
-        if game.waiting:
-            game.keep_going()
+        if game.finished:
+            game.choose_keep_playing()
         game.play(by_initial[initial])
     return game
 

@@ -14,4 +14,4 @@ class UnknownDirection(EngineError, ValueError):
 
 
 class GameFinished(EngineError):
-    """The game cannot take this action now: it is over, or waits for keep-playing."""
+    """The game cannot take this action now: it is over, or won and the player has not chosen to keep playing."""

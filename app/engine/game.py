@@ -52,7 +52,7 @@ class MoveOutcome:
 
 @dataclass(kw_only=True)
 class Game:
-    """A game in progress, changed in place by play() and keep_going()."""
+    """A game in progress, changed in place by play() and choose_keep_playing()."""
 
     board: int
     score: int = 0
@@ -129,9 +129,9 @@ class Game:
         return is_over(self.board)
 
     @property
-    def waiting(self) -> bool:
-        """Won, and the player has not yet chosen to keep playing."""
-        return self.won and not self.keep_playing
+    def finished(self) -> bool:
+        """Moves are refused: the game is over, or won and the player has not chosen to keep playing."""
+        return self.over or (self.won and not self.keep_playing)
 
     def play(self, direction: str) -> MoveOutcome:
         """Slide, score, and spawn a tile if the board changed; a no-change move does nothing."""
@@ -139,7 +139,7 @@ class Game:
             raise UnknownDirection(f"unknown direction {direction!r}; expected one of {DIRECTIONS}")
         if self.over:
             raise GameFinished("the game is over")
-        if self.waiting:
+        if self.finished:
             raise GameFinished(f"{WIN_TILE} reached: choose keep playing or start a new game")
         tiles = slide_tiles(self.board, direction)
         advanced = self.advance(direction)
@@ -161,8 +161,8 @@ class Game:
         self.directions.append(direction)
         return gained, {"row": row, "col": col, "value": value}
 
-    def keep_going(self) -> None:
-        """Carry on past 2048; only a won game that is not over can."""
+    def choose_keep_playing(self) -> None:
+        """The player's choice to carry on past 2048; only a won game that is not over can."""
         if not self.won:
             raise GameFinished(f"keep playing is only possible after reaching {WIN_TILE}")
         if self.over:

@@ -40,7 +40,7 @@ def init_app(app, session_prefix):
         "session_prefix": session_prefix,
         "key_prefix": "session:",
         "permanent": config["SESSION_PERMANENT"],
-        "lock_timeout": float(config["MOVE_LOCK_TIMEOUT"]),
+        "lock_timeout": float(config["SESSION_LOCK_TIMEOUT"]),
     }
     kind = str(config["SESSION_TYPE"]).lower()
     if kind == "redis":

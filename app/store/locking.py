@@ -6,7 +6,7 @@ write back their own copy and silently undo the other's move (a read-only GET to
 since a session is refreshed on every request). Here the session interface takes the
 session's lock before it reads the session and lets go only once it has written it
 back: the requests of one session run one at a time. A request that waits longer than
-MOVE_LOCK_TIMEOUT is refused (409) rather than queued for ever.
+SESSION_LOCK_TIMEOUT is refused (409) rather than queued for ever.
 
 Each backend (app/store/sqlite_store.py, app/store/redis_store.py) gives the four store
 operations this protocol needs.

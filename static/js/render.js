@@ -174,7 +174,7 @@ export class Overlay {
     this.kind = null;
   }
 
-  /** kind: "won" (keep going or new game), "won-over" (new game only), "over" (try again). */
+  /** kind: "won" (keep playing or new game), "won-over" (new game only), "over" (try again). */
   show(kind, message) {
     if (this.kind === kind && !this.root.hidden) return;
     this.kind = kind;

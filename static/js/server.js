@@ -12,7 +12,7 @@ import { isRetryable, withRetry } from './api.js';
 import { predictMove } from './slide.js';
 import { isGameState, pickState } from './storage.js';
 
-/** True when the server refuses moves: game over, or won and waiting for "keep going". */
+/** True when the server refuses moves: game over, or won and the player has not chosen to keep playing. */
 export const isFinished = (s) => !!s && (s.over || (s.won && !s.keep_playing));
 
 const sameState = (a, b) => !!a && !!b && a.score === b.score && a.moves === b.moves

@@ -60,7 +60,7 @@ def test_no_game_is_404_and_finished_games_are_409(client):
 
 
 def test_one_hint_per_session_at_a_time(make_app):
-    app = make_app(MOVE_LOCK_TIMEOUT=0.2)
+    app = make_app(SESSION_LOCK_TIMEOUT=0.2)
     client = app.test_client()
     client.get("/api/game")
     with holding_the_session_of(app, client):

@@ -198,7 +198,7 @@ def test_a_read_overlapping_a_move_never_undoes_it(app, monkeypatch):
 
 
 def test_a_move_that_waits_too_long_for_its_session_is_refused_and_changes_nothing(make_app):
-    app = make_app(MOVE_LOCK_TIMEOUT=0.2)
+    app = make_app(SESSION_LOCK_TIMEOUT=0.2)
     client = app.test_client()
     before = client.put("/api/game", json=restorable_state(OPEN_BOARD))
     with holding_the_session_of(app, client):
@@ -209,7 +209,7 @@ def test_a_move_that_waits_too_long_for_its_session_is_refused_and_changes_nothi
 
 
 def test_static_files_never_wait_for_the_session(make_app):
-    app = make_app(MOVE_LOCK_TIMEOUT=0.2)
+    app = make_app(SESSION_LOCK_TIMEOUT=0.2)
     client = app.test_client()
     client.get("/api/game")
     with holding_the_session_of(app, client):

@@ -108,7 +108,7 @@ def test_a_read_only_instance_folder_is_503_and_fails_healthz(make_app, first_us
 
 def test_a_worker_killed_holding_a_session_blocks_it_no_longer(make_app):
     """The kernel lets go of a dead process's flock(): no lease to wait out."""
-    app = make_app(MOVE_LOCK_TIMEOUT=0.3)
+    app = make_app(SESSION_LOCK_TIMEOUT=0.3)
     player = app.test_client()
     player.put("/api/game", json=restorable_state(OPEN_BOARD))
     store_id = "session:" + player.get_cookie("session").value

@@ -43,7 +43,7 @@ def overlay_buttons(page):
     }
 
 
-def test_win_overlay_then_keep_going(page):
+def test_win_overlay_then_keep_playing(page):
     put_game(page, ONE_MERGE_FROM_WIN, score=20000, moves=900)
     load(page)
     message = page.get_by_test_id("game-message")

@@ -259,14 +259,14 @@ class TestGame:
         game = game_with([[1024, 1024, 0, 0], [2, 0, 0, 0], [0] * 4, [0] * 4], score=100)
         outcome = game.play("left")
         assert outcome.gained == 2048 and game.score == 2148
-        assert game.won and game.waiting and not game.over
+        assert game.won and game.finished and not game.over
         assert game.to_state()["won"] is True
         before = game.to_record()
         with pytest.raises(GameFinished):
             game.play("right")
         assert game.to_record() == before
-        game.keep_going()
-        assert not game.waiting
+        game.choose_keep_playing()
+        assert not game.finished
         game.play("right")
         assert game.won and game.keep_playing and game.moves == 2
 
@@ -275,16 +275,16 @@ class TestGame:
             [[2048, 2048, 0, 0], [0] * 4, [0] * 4, [0] * 4], won=True, keep_playing=True
         )
         game.play("left")
-        assert max_tile(game.board) == 4096 and game.won and not game.waiting
+        assert max_tile(game.board) == 4096 and game.won and not game.finished
 
     def test_keep_going_needs_a_won_game_that_is_not_over(self):
         with pytest.raises(GameFinished):
-            Game.new(seed=3).keep_going()
+            Game.new(seed=3).choose_keep_playing()
         grid = [row[:] for row in NO_PAIRS]
         grid[0][0] = 2048
         finished = game_with(grid, won=True)
         with pytest.raises(GameFinished):
-            finished.keep_going()
+            finished.choose_keep_playing()
 
     def test_a_game_that_is_over_refuses_moves(self):
         game = game_with(NO_PAIRS, score=60, moves=20)
@@ -307,4 +307,4 @@ class TestGame:
             assert game.won and game.over
             assert game.to_state()["won"] and game.to_state()["over"]
             with pytest.raises(GameFinished):
-                game.keep_going()
+                game.choose_keep_playing()

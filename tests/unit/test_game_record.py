@@ -14,8 +14,8 @@ def played(game, count, rng=None):
     """``game`` after up to ``count`` random valid moves (keeping on past 2048)."""
     rng = rng or random.Random(7)
     while game.moves < count and not game.over:
-        if game.waiting:
-            game.keep_going()
+        if game.finished:
+            game.choose_keep_playing()
         game.play(rng.choice(DIRECTIONS))
     return game
 
