@@ -1,6 +1,6 @@
 """A throwaway PostgreSQL server for tests (Debian's apt package), on a free loopback port.
 
-initdb and the server refuse to run as root, so as root they run as the ``postgres``
+initdb and the server refuse to run as root, so as root pg_ctl runs as the ``postgres``
 user that the package creates. The cluster lives in a temporary directory and trusts
 local connections; stop() and start() keep its data, as a restart of the server does.
 """
@@ -9,13 +9,12 @@ import contextlib
 import glob
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from .servers import LOOPBACK, ManagedProcess, free_port, server_env, wait_until
+from .servers import LOOPBACK, free_port, server_env
 
 
 def postgres_bin(program):
@@ -32,47 +31,35 @@ def _as_server_user(argv):
 
 
 class PostgresServer:
+    """A cluster in ``directory``, run by pg_ctl, which waits for the server to start and to stop."""
+
     def __init__(self, port, directory):
         self.port = port
         self.directory = Path(directory)
         self.data = self.directory / "data"
-        self.process = None
 
     @property
     def url(self):
         return f"postgresql+psycopg://postgres@{LOOPBACK}:{self.port}/postgres"
 
+    def _pg_ctl(self, *args, timeout=60):
+        argv = [postgres_bin("pg_ctl"), "-D", self.data, "-w", "-t", str(timeout), *args]
+        subprocess.run(_as_server_user(argv), check=True, capture_output=True, timeout=timeout + 10, env=server_env())
+
     def init(self):
         if os.geteuid() == 0:
             shutil.chown(self.directory, "postgres")
-        subprocess.run(
-            _as_server_user([postgres_bin("initdb"), "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8"]),
-            check=True, capture_output=True, timeout=120, env=server_env(),
-        )  # fmt: skip
+        self._pg_ctl("initdb", "-o", "-U postgres --auth=trust -E UTF8", timeout=120)
         return self
 
     def start(self, timeout=30):
-        argv = [postgres_bin("postgres"), "-D", self.data, "-p", str(self.port), "-h", LOOPBACK, "-k", self.directory,
-                "-c", "fsync=off", "-c", "full_page_writes=off"]  # fmt: skip
-        log = Path(self.directory) / "postgres.log"
-        self.process = ManagedProcess(_as_server_user(argv), env=server_env(), name="postgres", log_path=log).start()
-        wait_until(lambda: self.ready() or not self.process.alive(), timeout, message="PostgreSQL up")
-        if not self.process.alive():
-            raise RuntimeError(f"PostgreSQL exited at start:\n{self.process.tail()}")
+        options = f"-p {self.port} -h {LOOPBACK} -k {self.directory} -c fsync=off -c full_page_writes=off"
+        self._pg_ctl("start", "-o", options, "-l", self.directory / "postgres.log", timeout=timeout)
         return self
 
-    def ready(self):
-        argv = [postgres_bin("pg_isready"), "-h", LOOPBACK, "-p", str(self.port), "-t", "1"]
-        return subprocess.run(argv, capture_output=True, timeout=10).returncode == 0
-
     def stop(self, timeout=15):
-        """Fast shutdown (SIGINT): open connections are cut, as when the server goes down."""
-        if self.process is None or not self.process.alive():
-            return
-        with contextlib.suppress(OSError, ValueError, IndexError):  # to the server: runuser does not pass SIGINT on
-            os.kill(int((self.data / "postmaster.pid").read_text().split()[0]), signal.SIGINT)
-        self.process.wait(timeout)
-        self.process.stop(timeout)
+        """Fast shutdown: open connections are cut, as when the server goes down."""
+        self._pg_ctl("stop", "-m", "fast", timeout=timeout)
 
     def create_database(self, name):
         """A fresh database on this server, and its URL."""
@@ -91,5 +78,6 @@ def postgres_server():
     try:
         yield server.init().start()
     finally:
-        server.stop()
+        with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
+            server.stop()
         shutil.rmtree(directory, ignore_errors=True)
