@@ -1,20 +1,18 @@
 """Whole-board moves on packed boards: the hot path of the game and the solver.
 
 Left and right replace each 20-bit row by its table entry. Up and down first
-transpose the board (its columns become rows, via a table) and then look those
-rows up in tables whose results are already laid out as columns, so no move
-walks single cells.
+transpose the board (its columns become rows, via a table), slide those rows
+and spread each result back into its column with the same transpose table, so
+no move walks single cells.
 """
 
 from .board import ROW_MASK, exponent_grid, exponents
 from .rules import has_equal_neighbours
 from .tables import (
-    DOWN_COLUMN,
     GAIN,
     LEFT,
     RIGHT,
     TRANSPOSE_COLUMN,
-    UP_COLUMN,
 )
 
 DIRECTIONS = ("up", "down", "left", "right")
@@ -54,7 +52,8 @@ def _horizontal(table):
 
 
 def _vertical(table):
-    """Unscored and scored move of columns: slide the transposed rows into column layout.
+    """Unscored and scored move of columns: slide the transposed rows with the row ``table``,
+    and spread each result back into its column with the transpose table.
 
     The transpose is written out in both functions: a call would cost ~10%.
     """
@@ -68,10 +67,10 @@ def _vertical(table):
             | flip[board >> 60] << 15
         )
         return (
-            table[t & ROW_MASK]
-            | table[t >> 20 & ROW_MASK] << 5
-            | table[t >> 40 & ROW_MASK] << 10
-            | table[t >> 60] << 15
+            flip[table[t & ROW_MASK]]
+            | flip[table[t >> 20 & ROW_MASK]] << 5
+            | flip[table[t >> 40 & ROW_MASK]] << 10
+            | flip[table[t >> 60]] << 15
         )
 
     def scored(board: int) -> tuple[int, int]:
@@ -83,7 +82,7 @@ def _vertical(table):
         )
         a, b, c, d = t & ROW_MASK, t >> 20 & ROW_MASK, t >> 40 & ROW_MASK, t >> 60
         return (
-            table[a] | table[b] << 5 | table[c] << 10 | table[d] << 15,
+            flip[table[a]] | flip[table[b]] << 5 | flip[table[c]] << 10 | flip[table[d]] << 15,
             gains[a] + gains[b] + gains[c] + gains[d],
         )
 
@@ -92,8 +91,8 @@ def _vertical(table):
 
 move_left, _scored_left = _horizontal(LEFT)
 move_right, _scored_right = _horizontal(RIGHT)
-move_up, _scored_up = _vertical(UP_COLUMN)
-move_down, _scored_down = _vertical(DOWN_COLUMN)
+move_up, _scored_up = _vertical(LEFT)
+move_down, _scored_down = _vertical(RIGHT)
 
 MOVES = {"up": move_up, "down": move_down, "left": move_left, "right": move_right}
 """Unscored move per direction, for the solver."""

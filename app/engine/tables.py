@@ -1,8 +1,10 @@
 """Row lookup tables, built once at import from rules.slide_line.
 
-Every table is a list of 2**20 entries indexed by a 20-bit row (four 5-bit
-exponents, index 0 lowest). Only rows whose exponents are all within
-0..MAX_EXPONENT are filled (18**4 rows); the other entries stay 0 because such
+Every table has 2**20 entries indexed by a 20-bit row (four 5-bit exponents,
+index 0 lowest). LEFT, RIGHT and GAIN are arrays of 32-bit unsigned integers
+(4 MB each rather than 10 MB as lists; the solver's compiled search reads LEFT
+and RIGHT in place); TRANSPOSE_COLUMN holds 65-bit values, so it stays a list.
+Only rows whose exponents are all within 0..MAX_EXPONENT are filled (18**4 rows); the other entries stay 0 because such
 rows never occur on a board. Two 2**17 tiles in a row stay unmerged (see
 rules), so every result is again a row within the ladder.
 
@@ -10,10 +12,11 @@ GAIN serves both directions: tiles only pair up within a run of equal tiles
 (gaps between them aside), and a run of n equal tiles makes n // 2 pairs of the
 same value whichever end it starts from, so a row scores the same either way.
 
-"Column" tables hold a row result spread into column layout: cell i moved to
+TRANSPOSE_COLUMN holds a row spread into column layout: cell i moved to
 bit 20 * i, so shifting it left by 5 * c places it in column c of a board.
 """
 
+from array import array
 from itertools import product
 
 from .board import MAX_EXPONENT, ROW_BITS, SIZE, line_bits
@@ -21,9 +24,9 @@ from .rules import slide_line
 
 TABLE_SIZE = 1 << ROW_BITS
 
-LEFT = [0] * TABLE_SIZE
-RIGHT = [0] * TABLE_SIZE
-GAIN = [0] * TABLE_SIZE
+LEFT = array("I", [0]) * TABLE_SIZE
+RIGHT = array("I", [0]) * TABLE_SIZE
+GAIN = array("I", [0]) * TABLE_SIZE
 TRANSPOSE_COLUMN = [0] * TABLE_SIZE
 
 
@@ -45,5 +48,3 @@ def _build() -> None:
 
 
 _build()
-UP_COLUMN = [TRANSPOSE_COLUMN[result] for result in LEFT]
-DOWN_COLUMN = [TRANSPOSE_COLUMN[result] for result in RIGHT]

@@ -2,7 +2,7 @@
 
 A board is searched as its four 20-bit rows (``int64`` each: the packed
 80-bit board does not fit a machine word). Left and right slides look rows up
-in arrays copied from the engine's row tables, so the rules still come only
+in the engine's own row tables (arrays, read in place), so the rules still come only
 from ``app.engine.tables``; up and down transpose with bit operations, slide
 the columns as rows and transpose back.
 
@@ -35,8 +35,8 @@ DEADLINE, CUT, NODES, ABORTED = range(4)
 
 
 def row_tables() -> tuple[np.ndarray, np.ndarray]:
-    """The engine's left and right row tables as arrays the compiled code can index."""
-    return np.array(LEFT, dtype=np.int32), np.array(RIGHT, dtype=np.int32)
+    """The engine's left and right row tables, read in place by the compiled code (no copy)."""
+    return np.frombuffer(LEFT, dtype=np.uint32), np.frombuffer(RIGHT, dtype=np.uint32)
 
 
 def rows_of(board: int) -> np.ndarray:
