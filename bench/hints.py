@@ -12,10 +12,9 @@ import argparse
 import json
 import time
 
-from bench.load import Session
+from bench.client import HttpClient
+from bench.servers import gunicorn_server
 from bench.solver import percentile
-
-from .servers import gunicorn_server
 
 
 def rss_mb(pid: int) -> dict:
@@ -26,21 +25,21 @@ def rss_mb(pid: int) -> dict:
             for name, key in (("rss", "VmRSS"), ("anonymous", "RssAnon"), ("files", "RssFile"))}
 
 
-def auto_play(session: Session, hints: int) -> tuple[list[float], list[float]]:
+def auto_play(client: HttpClient, hints: int) -> tuple[list[float], list[float]]:
     """Milliseconds each hint took: as the client saw it, and as the solver reported it."""
     latencies, thinking = [], []
-    session.request("POST", "/api/game", {})
+    client.post("/api/game", json={})
     while len(latencies) < hints:
         started = time.perf_counter()
-        status, payload = session.request("GET", "/api/game/hint")
-        if status == 409:  # the game is finished: begin again
-            session.request("POST", "/api/game", {})
+        answer = client.get("/api/game/hint")
+        if answer.status == 409:  # the game is finished: begin again
+            client.post("/api/game", json={})
             continue
-        assert status == 200, (status, payload[:200])
+        assert answer.status == 200, (answer.status, answer.body[:200])
         latencies.append((time.perf_counter() - started) * 1000)
-        hint = json.loads(payload)
+        hint = answer.json()
         thinking.append(hint["ms"])
-        session.request("POST", "/api/game/moves", {"direction": hint["direction"]})
+        client.post("/api/game/moves", json={"direction": hint["direction"]})
     return latencies, thinking
 
 
@@ -55,8 +54,7 @@ def main(argv=None) -> dict:
         start_seconds = time.perf_counter() - started
         (worker,) = server.wait_for_workers(1)
         before = rss_mb(worker)
-        host, port = server.url.removeprefix("http://").split(":")
-        latencies, thinking = auto_play(Session(host, int(port)), args.hints)
+        latencies, thinking = auto_play(HttpClient(server.url), args.hints)
         after = rss_mb(worker)
     result = {
         "hints": args.hints,
