@@ -61,6 +61,12 @@ class PostgresServer:
         """Fast shutdown: open connections are cut, as when the server goes down."""
         self._pg_ctl("stop", "-m", "fast", timeout=timeout)
 
+    def require_password(self, role):
+        """Connections as ``role`` must give its password (the others stay trusted)."""
+        hba = self.data / "pg_hba.conf"
+        hba.write_text(f"host all {role} {LOOPBACK}/32 scram-sha-256\n" + hba.read_text())
+        self._pg_ctl("reload")
+
     def create_database(self, name):
         """A fresh database on this server, and its URL."""
         subprocess.run(

@@ -218,10 +218,10 @@ def test_compose_postgres_holds_the_records_persistently_with_a_password_from_th
     assert "ports" not in postgres, "only the app replicas reach the database"
     with pytest.raises(ValueError, match="POSTGRES_PASSWORD"):
         compose.load({})
-    env = compose.environment(postgres)
-    assert env["POSTGRES_PASSWORD"] == "s3cret"
-    url = compose.environment(services["app"])["FLASK_SQLALCHEMY_DATABASE_URI"]
-    assert url == f"postgresql+psycopg://{env['POSTGRES_USER']}:s3cret@postgres:5432/{env['POSTGRES_DB']}"
+    env, app_env = compose.environment(postgres), compose.environment(services["app"])
+    assert env["POSTGRES_PASSWORD"] == app_env["PGPASSWORD"] == "s3cret", "the password reaches libpq as PGPASSWORD"
+    url = app_env["FLASK_SQLALCHEMY_DATABASE_URI"]
+    assert url == f"postgresql+psycopg://{env['POSTGRES_USER']}@postgres:5432/{env['POSTGRES_DB']}"
     assert services["app"]["depends_on"]["postgres"]["condition"] == "service_healthy"
 
 

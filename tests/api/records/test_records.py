@@ -9,6 +9,7 @@ import re
 from datetime import datetime
 
 import pytest
+import sqlalchemy
 
 from app.engine import DIRECTIONS, Game
 from bench.client import HttpClient
@@ -205,3 +206,25 @@ def test_postgresql_going_down_and_up_again(make_app, tmp_path):
         assert client.post("/api/game/moves", json={"directions": list(DIRECTIONS)}).status_code == 200
         server.start()
         assert client.get(f"/api/records/{record_id}").get_json()["moves"] == 4
+
+
+def test_the_password_in_pgpassword_reaches_postgresql_whatever_its_characters(make_app, postgres, monkeypatch):
+    """compose gives the app the database password as PGPASSWORD (libpq reads it): no URL escaping."""
+    password = "p@ss:w/rd?#%"
+    admin = sqlalchemy.create_engine(postgres.url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sqlalchemy.text(f"CREATE ROLE player LOGIN PASSWORD '{password}'"))
+        connection.execute(sqlalchemy.text("CREATE DATABASE player_records OWNER player"))
+    admin.dispose()
+    postgres.require_password("player")
+    url = f"postgresql+psycopg://player@127.0.0.1:{postgres.port}/player_records"
+
+    monkeypatch.setenv("PGPASSWORD", "not" + password)
+    refused = make_app(SQLALCHEMY_DATABASE_URI=url).test_client()
+    play(refused, 3)
+    assert refused.post("/api/records", json={"name": "Ann"}).status_code == 503
+
+    monkeypatch.setenv("PGPASSWORD", password)
+    client = make_app(SQLALCHEMY_DATABASE_URI=url).test_client()
+    play(client, 3)
+    assert client.get(f"/api/records/{save(client)}").get_json()["moves"] == 3
