@@ -8,6 +8,9 @@ from bench.page import dom_board as dom_board
 
 BOARD = "[data-testid=board]"
 
+# ArrowLeft merges the two 1024s; the rest of the board stays open.
+ONE_MERGE_FROM_WIN = [[1024, 1024, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0]]
+
 KEYS = {
     "arrows": {"ArrowUp": "up", "ArrowDown": "down", "ArrowLeft": "left", "ArrowRight": "right"},
     "wasd": {"w": "up", "s": "down", "a": "left", "d": "right"},

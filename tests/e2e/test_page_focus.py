@@ -4,6 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import (
+    ONE_MERGE_FROM_WIN,
     axe_violations,
     install_probe,
     load,
@@ -16,7 +17,6 @@ from .helpers import (
 pytestmark = pytest.mark.e2e
 
 OPEN = [[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]
-ONE_MERGE_FROM_WIN = [[1024, 1024, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0]]
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
 

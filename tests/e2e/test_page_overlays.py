@@ -4,6 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import (
+    ONE_MERGE_FROM_WIN,
     dom_best,
     dom_board,
     dom_score,
@@ -15,9 +16,6 @@ from .helpers import (
 )
 
 pytestmark = pytest.mark.e2e
-
-# ArrowLeft merges the two 1024s; the rest of the board stays open.
-ONE_MERGE_FROM_WIN = [[1024, 1024, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0]]
 
 # ArrowLeft makes 2048 and leaves a full board with no equal neighbours, whatever spawns.
 WIN_AND_OVER = [
