@@ -18,19 +18,18 @@ import time
 from app import hints
 from app.engine import Game
 from app.solver import Solver
-from bench.solver import percentile
+from bench.stats import percentile
 
 
 def late_game_boards(seed, count, from_move, budget_ms):
     """Boards of one solver-played game from ``from_move`` on (new games when one ends)."""
     solver, boards, game = Solver(), [], Game.new(seed)
     while len(boards) < count:
-        if game.finished:
-            if game.finished:
-                game.choose_keep_playing()
-            else:
-                game = Game.new(game.seed + 1)
+        if game.over:
+            game = Game.new(game.seed + 1)
             continue
+        if game.finished:
+            game.choose_keep_playing()
         if game.moves >= from_move:
             boards.append(game.board)
         game.play(solver.suggest(game.board, budget_ms).direction)

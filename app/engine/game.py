@@ -139,7 +139,7 @@ class Game:
             raise UnknownDirection(f"unknown direction {direction!r}; expected one of {DIRECTIONS}")
         if self.over:
             raise GameFinished("the game is over")
-        if self.finished:
+        if self.won and not self.keep_playing:
             raise GameFinished(f"{WIN_TILE} reached: choose keep playing or start a new game")
         tiles = slide_tiles(self.board, direction)
         advanced = self.advance(direction)
