@@ -21,6 +21,7 @@ from collections import Counter
 from functools import partial
 
 from bench.load import DIRECTIONS, player_client, timed
+from bench.stats import percentile
 
 FLOODER = "127.0.0.2"
 LATE_GAME = {
@@ -81,10 +82,10 @@ def phase(threads, seconds, stop):
 
 
 def percentiles(latencies):
-    ordered = sorted(latencies) or [0.0]
+    ordered = latencies or [0.0]
 
     def at(share):
-        return round(ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1000, 2)
+        return round(percentile(ordered, share) * 1000, 2)
 
     return {
         "moves": len(latencies),

@@ -14,7 +14,7 @@ import time
 
 from bench.client import HttpClient
 from bench.servers import gunicorn_server
-from bench.solver import percentile
+from bench.stats import percentile
 
 
 def rss_mb(pid: int) -> dict:

@@ -22,6 +22,7 @@ from app import create_app
 from app.engine import Game
 from app.engine.record import Directions
 from app.solver import Solver
+from bench import solver as solver_bench
 
 GAME = Path(__file__).with_name("long_game.txt")
 MOVES = 10_000
@@ -32,18 +33,14 @@ def generate(budget_ms, minutes, first_seed=1):
     longest game goes to GAME. Only strong play lasts that long (a 16384 tile)."""
     solver = Solver()
     deadline = time.monotonic() + 60 * minutes
-    longest = None
+    longest = 0
     for seed in range(first_seed, first_seed + 10_000):
-        game = Game.new(seed)
-        while not game.over and game.moves < MOVES:
-            if game.finished:
-                game.choose_keep_playing()
-            game.play(solver.suggest(game.board, budget_ms).direction)
-        print(f"seed {seed}: {game.moves} moves, score {game.score}", flush=True)
-        if longest is None or game.moves > longest.moves:
-            longest = game
-            GAME.write_text(f"{seed}\n{game.directions.to_letters()}\n")
-        if game.moves >= MOVES or time.monotonic() > deadline:
+        game = solver_bench.play(seed, budget_ms, MOVES, solver)
+        print(f"seed {seed}: {game['moves']} moves, score {game['score']}", flush=True)
+        if game["moves"] > longest:
+            longest = game["moves"]
+            GAME.write_text(f"{seed}\n{game['directions']}\n")
+        if game["moves"] >= MOVES or time.monotonic() > deadline:
             return
 
 

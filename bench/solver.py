@@ -21,7 +21,6 @@ directions}]): ``directions`` holds every move's initial (u, d, l, r), so
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import time
@@ -31,9 +30,11 @@ from multiprocessing import Pool
 import numpy as np
 
 from app.engine import DIRECTIONS, MOVES, Game, max_tile
+from app.engine.record import Directions
 from app.solver import search
 from app.solver.solver import DEFAULT_BUDGET_MS, Solver
 from bench import engine as engine_bench
+from bench.stats import percentile
 
 TILES = (2048, 4096, 8192, 16384, 32768)
 ROUNDS = 20  # passes of the compiled slides over the boards: one takes only milliseconds
@@ -43,7 +44,7 @@ def play(seed: int, budget_ms: float, max_moves: int | None = None, solver: Solv
     """One game to its end (or ``max_moves``): result plus every move's time and depth."""
     solver = solver or Solver()
     game = Game.new(seed=seed)
-    times, depths, directions = [], [], []
+    times, depths = [], []
     nodes = solver.state[search.NODES]
     start, cpu = time.perf_counter(), time.process_time()
     while not game.over and (max_moves is None or game.moves < max_moves):
@@ -52,7 +53,6 @@ def play(seed: int, budget_ms: float, max_moves: int | None = None, solver: Solv
         suggestion = solver.suggest(game.board, budget_ms)
         times.append(suggestion.ms)
         depths.append(suggestion.depth)
-        directions.append(suggestion.direction[0])
         game.play(suggestion.direction)
     return {
         "seed": seed,
@@ -61,7 +61,7 @@ def play(seed: int, budget_ms: float, max_moves: int | None = None, solver: Solv
         "moves": game.moves,
         "cpu_seconds": time.process_time() - cpu,
         "nodes": int(solver.state[search.NODES] - nodes),
-        "directions": "".join(directions),
+        "directions": game.directions.to_letters(),
         "seconds": time.perf_counter() - start,
         "times": times,
         "depths": depths,
@@ -70,23 +70,11 @@ def play(seed: int, budget_ms: float, max_moves: int | None = None, solver: Solv
 
 def replay(seed: int, directions: str) -> Game:
     """The benchmark's game ``seed`` rebuilt from its stored ``directions``."""
-    by_initial = {d[0]: d for d in DIRECTIONS}
-    game = Game.new(seed=seed)
-    for initial in directions:
-        if game.finished:
-            game.choose_keep_playing()
-        game.play(by_initial[initial])
-    return game
+    return Game.replay(seed, None, Directions.from_letters(directions))
 
 
 def _play(args) -> dict:
     return play(*args)
-
-
-def percentile(values: list[float], share: float) -> float:
-    """Nearest-rank percentile: the smallest value with ``share`` of values at or below it."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
 def summarize(results: list[dict]) -> dict:

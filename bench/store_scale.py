@@ -20,8 +20,7 @@ from contextlib import closing
 from pathlib import Path
 
 from app import create_app
-
-DIRECTIONS = ("left", "down", "right", "up")
+from bench.load import DIRECTIONS
 
 
 def fill(app, count):
