@@ -37,7 +37,8 @@ def compose_app_env(redis_url):
     env = compose.environment(compose.load({"POSTGRES_PASSWORD": "stand-in"})["services"]["app"])
     assert env["FLASK_REDIS_URL"].startswith("redis://redis:")
     env["FLASK_REDIS_URL"] = redis_url
-    assert env.pop("FLASK_SQLALCHEMY_DATABASE_URI").startswith("postgresql") and env.pop("PGPASSWORD")
+    database, password = env.pop("FLASK_SQLALCHEMY_DATABASE_URI"), env.pop("PGPASSWORD")
+    assert database.startswith("postgresql") and password
     return env
 
 

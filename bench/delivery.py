@@ -152,7 +152,7 @@ def main(argv=None):
     parser.add_argument("--latency", type=float, nargs="+", default=[0, 150], help="emulated round trips, in ms")
     parser.add_argument("--runs", type=int, default=3, help="runs per round trip; times are their median")
     args = parser.parse_args(argv)
-    with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="delivery-") as folder:
+    with tempfile.TemporaryDirectory(prefix="delivery-") as folder, ExitStack() as stack:
         url = args.url or start(args.setup, stack, Path(folder))
         results = measure(url.rstrip("/") + "/", args.latency, args.runs)
     report(results, args.url or f"{args.setup}: {url}", args.runs)

@@ -3,6 +3,7 @@
 import subprocess
 import tempfile
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 from bench import dockerfile
@@ -12,7 +13,6 @@ IMAGE_BIND = "0.0.0.0:8000"
 # Shows which worker served each request (gunicorn reads GUNICORN_CMD_ARGS itself;
 # the CMD sets no access log format, so this adds one without changing the CMD).
 PID_ACCESS_LOG = "--access-logformat '%(p)s %(m)s %(U)s %(s)s'"
-NUMBA_CACHE = Path(tempfile.mkdtemp(prefix="numba-cache-"))
 # Workers compile the solver before they answer when the cache is empty (the README's first start).
 START_TIMEOUT = 90
 
@@ -42,6 +42,12 @@ def run_healthcheck(port):
         return "timed out"
 
 
+@cache
+def _numba_cache():
+    """Made on first use, so that importing this module (pytest collecting) leaves no folder behind."""
+    return Path(tempfile.mkdtemp(prefix="numba-cache-"))
+
+
 def env(instance, **extra):
     """The image's ENV with the instance folder moved from /data to ``instance``.
 
@@ -52,7 +58,7 @@ def env(instance, **extra):
     assert values.get("FLASK_INSTANCE_PATH") == "/data"
     assert values.get("NUMBA_CACHE_DIR", "").startswith("/data/")
     values["FLASK_INSTANCE_PATH"] = str(instance)
-    values["NUMBA_CACHE_DIR"] = str(NUMBA_CACHE)
+    values["NUMBA_CACHE_DIR"] = str(_numba_cache())
     values.update({k: str(v) for k, v in extra.items()})
     return values
 
