@@ -86,7 +86,7 @@ def review_range(record_id):
     first = request.args.get("from", "0")
     if not first.isdigit() or int(first) >= max(record.direction_count, 1):
         raise ApiError(400, "invalid_from", f"from must be a position from 0 to {max(record.direction_count - 1, 0)}")
-    played = review.directions_of(record).to_letters()
+    played = list(review.directions_of(record))
     reviews = review.review_range(record, int(first))
     after = int(first) + len(reviews)
     return {
@@ -100,7 +100,7 @@ def review_range(record_id):
 def mistakes(record_id):
     """The biggest mistakes among the positions reviewed so far, costliest first."""
     record = find(record_id)
-    played = review.directions_of(record).to_letters()
+    played = list(review.directions_of(record))
     return {
         "analysed": review.analysed(record.id),
         "positions": record.direction_count,

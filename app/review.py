@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import hints
 from .db import Record, Review, db
-from .engine import DIRECTIONS, Game, move
+from .engine import Game, move
 from .engine.board import SIZE, exponent_grid, exponents
 from .engine.record import Directions
 
@@ -20,7 +20,6 @@ from .engine.record import Directions
 CORNER, TRAPPED, MERGES, FULL = "directions", "trapped", "merges", "full"
 NEARLY_FULL = 3  # empty cells: "two or three left"
 TRAPPED_GAP = 3  # a tile is trapped among neighbours at least 2**3 times its size
-LETTER_DIRECTIONS = {direction[0]: direction for direction in DIRECTIONS}
 
 
 def directions_of(record: Record) -> Directions:
@@ -123,11 +122,11 @@ def trapped_tiles(board: int) -> int:
     return count
 
 
-def to_dict(review: Review, letter: str) -> dict:
-    """A review as the API shows it, with the direction played (``letter``, as in the record)."""
+def to_dict(review: Review, played: str) -> dict:
+    """A review as the API shows it, with the direction ``played`` at its position."""
     return {
         "position": review.position,
-        "played": LETTER_DIRECTIONS[letter],
+        "played": played,
         "best": review.best,
         "loss": round(review.loss, 3),
         "scores": review.scores,
