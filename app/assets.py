@@ -130,8 +130,6 @@ def add_fingerprint(endpoint, values):
             values[FINGERPRINT_ARG] = fingerprint
 
 
-# Smaller files fit in one packet with their headers as they are (as Flask-Compress's minimum).
-PRECOMPRESS_MIN = 1024
 # What a browser needs only to revalidate or save a file, never for one cached for good.
 REVALIDATION_HEADERS = ("ETag", "Last-Modified", "Content-Disposition", "Accept-Ranges")
 
@@ -159,7 +157,7 @@ def cache_for_good_when_fingerprinted(response):
         sending_file
         and current_app.config["COMPRESS_REGISTER"]  # off where a proxy in front compresses
         and "br" in request.accept_encodings
-        and response.content_length >= PRECOMPRESS_MIN
+        and response.content_length >= current_app.config["COMPRESS_MIN_SIZE"]  # Flask-Compress's own minimum
     ):
         response.set_data(files.brotli(request.view_args["filename"]))
         response.headers["Content-Encoding"] = "br"
