@@ -1,23 +1,7 @@
 // The game page's record menu: save the game under a name, then share its replay's link or open
 // its review. main.js loads this module when the menu first opens (by hand, or as the game ends).
 
-const NAME_KEY = '2048-record-name';
-
-function rememberedName() {
-  try {
-    return window.localStorage.getItem(NAME_KEY) || '';
-  } catch {
-    return '';
-  }
-}
-
-function rememberName(name) {
-  try {
-    window.localStorage.setItem(NAME_KEY, name);
-  } catch {
-    // private mode or no storage: the name is simply asked again next time
-  }
-}
+import { loadRecordName, saveRecordName } from './storage.js';
 
 /**
  * `menu`: the page's <details> holding the name form and a status line, messages in data-*.
@@ -29,7 +13,7 @@ export function createRecordMenu(menu, game) {
   const result = menu.querySelector('[role=status]');
   const messages = menu.dataset;
   const apiRoot = document.getElementById('board').dataset.apiRoot || '/api';
-  if (!name.value) name.value = rememberedName(); // unless typed while this module loaded
+  if (!name.value) name.value = loadRecordName(); // unless typed while this module loaded
 
   function say(text, link) {
     result.replaceChildren(text);
@@ -64,7 +48,7 @@ export function createRecordMenu(menu, game) {
       say(messages.failed);
       return;
     }
-    rememberName(name.value.trim());
+    saveRecordName(name.value.trim());
     if (action === 'review') {
       window.location.assign(`${saved.url}#review`);
     } else {

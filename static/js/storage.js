@@ -3,6 +3,7 @@
 
 const BEST_KEY = 'bestScore';
 const STATE_KEY = 'gameState';
+const RECORD_NAME_KEY = '2048-record-name';
 
 function storage() {
   try {
@@ -38,6 +39,15 @@ export function loadBest() {
 
 export function saveBest(score) {
   write(BEST_KEY, String(score));
+}
+
+/** The name the player last saved a record under, '' when none. */
+export function loadRecordName() {
+  return read(RECORD_NAME_KEY) || '';
+}
+
+export function saveRecordName(name) {
+  write(RECORD_NAME_KEY, name);
 }
 
 function isTile(v) {
