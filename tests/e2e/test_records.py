@@ -185,3 +185,12 @@ def test_the_replay_and_hall_of_fame_pages_speak_czech(page):
     assert axe_violations(page) == []
     page.goto("/records")
     expect(page.locator("h1")).to_have_text("Síň slávy")
+
+
+def test_the_name_a_game_was_saved_under_is_offered_next_time(page):
+    load(page)
+    play_keys(page, ["ArrowLeft", "ArrowUp"])
+    share(page, "Zuzana")
+    load(page)
+    page.locator("#record-menu summary").click()
+    expect(page.locator("#record-name")).to_have_value("Zuzana")
