@@ -31,7 +31,7 @@ import numpy as np
 
 from app.engine import DIRECTIONS, MOVES, Game, max_tile
 from app.engine.record import Directions
-from app.solver import search
+from app.solver import layout, search
 from app.solver.solver import DEFAULT_BUDGET_MS, Solver
 from bench import engine as engine_bench
 from bench.stats import percentile
@@ -120,12 +120,11 @@ def speed() -> dict:
         for direction in DIRECTIONS:
             MOVES[direction](board)
     cpython = len(boards) * len(DIRECTIONS) / (time.perf_counter() - start)
-    rows = np.array([search.rows_of(board) for board in boards])
-    left, right = search.row_tables()
-    search.slide_many(rows[:1], left, right)  # load the compiled code before timing
+    packed = np.array([layout.to_search(board) for board in boards], dtype=np.int64)
+    search.slide_many(packed[:1])  # load the compiled code before timing
     start = time.perf_counter()
     for _ in range(ROUNDS):
-        search.slide_many(rows, left, right)
+        search.slide_many(packed)
     compiled = ROUNDS * len(boards) * len(DIRECTIONS) / (time.perf_counter() - start)
     return {"cpython_moves_per_second": cpython, "compiled_moves_per_second": compiled}
 

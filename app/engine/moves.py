@@ -1,4 +1,4 @@
-"""Whole-board moves on packed boards: the hot path of the game and the solver.
+"""Whole-board moves on packed boards: the hot path of the game.
 
 Left and right replace each 20-bit row by its table entry. Up and down first
 transpose the board (its columns become rows, via a table), slide those rows
@@ -95,7 +95,7 @@ move_up, _scored_up = _vertical(LEFT)
 move_down, _scored_down = _vertical(RIGHT)
 
 MOVES = {"up": move_up, "down": move_down, "left": move_left, "right": move_right}
-"""Unscored move per direction, for the solver."""
+"""Unscored move per direction (what valid_moves tries, and the tests' reference search uses)."""
 
 _SCORED = {"up": _scored_up, "down": _scored_down, "left": _scored_left, "right": _scored_right}
 

@@ -2,8 +2,8 @@
 
 Every table has 2**20 entries indexed by a 20-bit row (four 5-bit exponents,
 index 0 lowest). LEFT, RIGHT and GAIN are arrays of 32-bit unsigned integers
-(4 MB each rather than 10 MB as lists; the solver's compiled search reads LEFT
-and RIGHT in place); TRANSPOSE_COLUMN holds 65-bit values, so it stays a list.
+(4 MB each rather than 10 MB as lists; the solver's search reads its own
+16-bit row tables out of LEFT and RIGHT); TRANSPOSE_COLUMN holds 65-bit values, so it stays a list.
 Only rows whose exponents are all within 0..MAX_EXPONENT are filled (18**4 rows); the other entries stay 0 because such
 rows never occur on a board. Two 2**17 tiles in a row stay unmerged (see
 rules), so every result is again a row within the ladder.

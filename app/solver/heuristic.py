@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.engine.board import CELL_BITS, MAX_EXPONENT, ROW_MASK, SIZE
-from app.engine.moves import transpose
+from app.engine.board import SIZE, exponent_grid
+
+from .layout import BITS, LINES, TOP, line_cells
 
 
 @dataclass(frozen=True)
@@ -31,10 +32,8 @@ class Weights:
 
 
 def _lines() -> np.ndarray:
-    """Every line of exponents 0..MAX_EXPONENT, one per row: shape (18**4, 4)."""
-    ranks = np.arange(MAX_EXPONENT + 1)
-    grid = np.meshgrid(ranks, ranks, ranks, ranks, indexing="ij")
-    return np.stack([axis.ravel() for axis in grid], axis=1)
+    """Every line of the search's layout, one per row, in the order of its 16-bit index: shape (16**4, 4)."""
+    return np.stack(line_cells(np.arange(LINES)), axis=1)
 
 
 def _merges(lines: np.ndarray) -> np.ndarray:
@@ -80,18 +79,12 @@ def line_values(weights: Weights) -> np.ndarray:
 
 
 def build_table(weights: Weights) -> np.ndarray:
-    """Line value indexed like the engine's row tables (an array the compiled search indexes)."""
-    lines = _lines()
-    index = sum(lines[:, i] << (CELL_BITS * i) for i in range(SIZE))
-    table = np.zeros(ROW_MASK + 1)
-    table[index] = line_values(weights)
-    return table
+    """Line value indexed by the search's 16-bit rows (an array the compiled search indexes)."""
+    return line_values(weights)
 
 
 def evaluate(table: np.ndarray, board: int) -> float:
-    """Sum of the table over the board's rows and columns, in plain Python (the tests' reference)."""
-    total = 0.0
-    for lines in (board, transpose(board)):
-        for r in range(SIZE):
-            total += table[lines >> (4 * CELL_BITS * r) & ROW_MASK]
-    return total
+    """Sum of the table over an engine board's rows and columns, in plain Python (the tests' reference)."""
+    grid = exponent_grid(board)
+    lines = grid + [list(column) for column in zip(*grid, strict=True)]
+    return sum(table[sum(min(e, TOP) << (BITS * i) for i, e in enumerate(line))] for line in lines)

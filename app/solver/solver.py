@@ -14,16 +14,16 @@ import numpy as np
 
 from app.engine.board import exponents
 from app.engine.errors import GameFinished
-from app.engine.moves import DIRECTIONS
+from app.engine.moves import DIRECTIONS, valid_moves
 
-from . import search
+from . import layout, search
 from .heuristic import Weights, build_table
 
 DEFAULT_BUDGET_MS = 100.0
 CUT = 1e-4  # spawn paths less likely than this are not searched further (nneonneo's cut-off)
 MIN_SPAWNS = 3  # nneonneo's depth rule: at least 3 spawns deep ...
 FEWER_SPAWNS = 2  # ... and otherwise as many as the board has distinct tiles, less 2
-TABLE_BITS = 18  # 2**18 transposition-table slots (5 MB): a 100 ms search stores tens of thousands of boards
+TABLE_BITS = 18  # 2**18 transposition-table slots (4 MB): a 100 ms search stores tens of thousands of boards
 GROWTH = 6.0  # a search one spawn deeper costs about this many times more (measured 3-8)
 
 _tables: dict[Weights, np.ndarray] = {}
@@ -50,7 +50,7 @@ def depth_limit(board: int) -> int:
 
 
 def _line_table(weights: Weights) -> np.ndarray:
-    """Tables are big (2**20 entries) and pure, so solvers with equal weights share one."""
+    """Tables are pure, so solvers with equal weights share one."""
     if weights not in _tables:
         _tables[weights] = build_table(weights)
     return _tables[weights]
@@ -60,12 +60,10 @@ class Solver:
     """Expectimax player whose transposition table carries over from one move to the next."""
 
     def __init__(self, weights: Weights = Weights(), cut: float = CUT, table_bits: int = TABLE_BITS):
-        self.left, self.right = search.row_tables()
         self.lines = _line_table(weights)
         self.loss = weights.loss
         slots = 1 << table_bits
         self.keys = np.zeros(slots, dtype=np.int64)
-        self.lasts = np.zeros(slots, dtype=np.int32)
         self.depths = np.zeros(slots, dtype=np.int8)
         self.values = np.zeros(slots)
         self.state = np.zeros(4)
@@ -76,17 +74,18 @@ class Solver:
         self.state[search.DEADLINE] = deadline
         self.state[search.ABORTED] = 0.0
         scores = search.score_moves(
-            search.rows_of(board), spawns, self.left, self.right, self.lines, self.loss,
-            self.keys, self.lasts, self.depths, self.values, self.state,
+            layout.to_search(board), spawns, self.lines, self.loss,
+            self.keys, self.depths, self.values, self.state,
         )
         return None if self.state[search.ABORTED] else scores
 
     def suggest(self, board: int, budget_ms: float = DEFAULT_BUDGET_MS) -> Suggestion:
         start = perf_counter()
         deadline = start + budget_ms / 1000
-        scores, spawns, last = self.score(board, 0), 0, 0.0
-        if np.isnan(scores).all():
+        valid_directions = valid_moves(board)  # the engine's word: the search's view caps tiles at 32768
+        if not valid_directions:
             raise NoValidMove("no move changes this board: the game is over")
+        scores, spawns, last = self.score(board, 0), 0, 0.0
         for next_spawns in range(1, depth_limit(board) + 1):
             began = perf_counter()
             if began + last * GROWTH > deadline:
@@ -95,6 +94,6 @@ class Solver:
             if deeper is None:
                 break
             scores, spawns, last = deeper, next_spawns, perf_counter() - began
-        valid = {d: float(s) for d, s in zip(DIRECTIONS, scores, strict=True) if not np.isnan(s)}
+        valid = {d: float(s) for d, s in zip(DIRECTIONS, scores, strict=True) if d in valid_directions}
         direction = max(valid, key=valid.get)
         return Suggestion(direction, valid, spawns + 1, (perf_counter() - start) * 1000)

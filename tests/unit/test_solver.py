@@ -17,7 +17,7 @@ from app.engine import (
     unpack,
     valid_moves,
 )
-from app.solver import NoValidMove, Solver, Weights, search
+from app.solver import NoValidMove, Solver, Weights, layout, search
 from app.solver.heuristic import build_table, evaluate
 from app.solver.solver import depth_limit
 from bench import solver as bench
@@ -121,18 +121,36 @@ def test_depth_follows_nneonneos_rule_distinct_tiles_less_two_at_least_three():
 
 
 def test_compiled_slides_equal_the_engines_moves():
-    left, right = search.row_tables()
-    top_row = pack([[65536, 65536, 131072, 0]] + [[0] * 4] * 3)
-    raised = [b << 20 & (1 << 80) - 1 | top_row for b in BOARDS[::50]]  # the top of the ladder
+    top_row = pack([[16384, 16384, 32768, 0]] + [[0] * 4] * 3)
+    raised = [b << 20 & (1 << 80) - 1 | top_row for b in BOARDS[::50]]  # the top of the search's layout
     for board in BOARDS[::7] + raised:
+        packed = layout.to_search(board)
+        assert layout.from_search(packed) == board
         for index, direction in enumerate(DIRECTIONS):
-            assert search.board_of(search.slide(search.rows_of(board), index, left, right)) == MOVES[direction](board)
+            assert layout.from_search(search.slide(packed, index)) == MOVES[direction](board)
+
+
+def test_the_search_sees_tiles_above_32768_as_32768():
+    board = pack([[65536, 32768, 32768, 4]] + [[0] * 4] * 3)
+    assert layout.from_search(layout.to_search(board)) == pack([[32768, 32768, 32768, 4]] + [[0] * 4] * 3)
+    merged = layout.from_search(search.slide(layout.to_search(board), DIRECTIONS.index("left")))
+    assert unpack(merged)[0] == [32768, 32768, 4, 0]  # 32768 + 32768 stays 32768 in its view
+
+
+def test_only_moves_the_engine_allows_are_suggested_above_32768(solver):
+    """Seen as 32768, a 65536 would merge with its 32768 neighbour: the engine says no."""
+    rows = [[65536, 32768, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
+    with pytest.raises(NoValidMove):
+        solver.suggest(pack(rows))
+    rows[3][3] = 0
+    suggestion = solver.suggest(pack(rows), budget_ms=5)
+    assert set(suggestion.scores) == set(valid_moves(pack(rows))) == {"down", "right"}
 
 
 def test_compiled_evaluation_equals_the_plain_one():
     table = build_table(Weights())
     for board in BOARDS[::40]:
-        assert search.evaluate(search.rows_of(board), table) == pytest.approx(evaluate(table, board))
+        assert search.evaluate(layout.to_search(board), table) == pytest.approx(evaluate(table, board))
 
 
 def test_evaluation_is_the_same_for_mirrored_and_transposed_boards():
