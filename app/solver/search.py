@@ -125,6 +125,8 @@ def chance(x, depth, probability, lines, loss, keys, depths, values, state):
 
     Up and down slide the transposed board's rows; a board and its transpose are
     worth the same, so a vertical slide's leaf is evaluated without transposing back.
+    The max node is written inline rather than as a second function: numba's cache
+    crashes loading functions that call each other recursively.
     """
     if depth == 0:
         return _evaluate(x, lines)
