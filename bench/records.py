@@ -5,7 +5,7 @@
 The game is a real one: bench/long_game.txt holds a seed and the directions the built-in
 solver played from it (``--generate MINUTES`` plays seeds in turn and keeps the longest game,
 stopping at 10,000 moves). A game that long needs a 16384 tile, which the solver reaches in
-about a third of its games at 100 ms a move (app/solver/benchmark.json); when the stored game
+most of its games at 100 ms a move (app/solver/benchmark.json); when the stored game
 is shorter, the costs that grow with its length are also given per move and for 10,000 moves.
 Requests go through Flask's test client, so the times are the app's own work: the replay
 that verifies a record, the database, JSON. The database is SQLite in a temporary

@@ -65,8 +65,8 @@ def _monotonicity(lines: np.ndarray, power: float) -> np.ndarray:
     return np.minimum(rises, falls)
 
 
-def line_values(weights: Weights) -> np.ndarray:
-    """Value of every line, in the order of ``_lines()``."""
+def build_table(weights: Weights) -> np.ndarray:
+    """Value of every line, indexed by the search's 16-bit rows (the array the compiled search reads)."""
     lines = _lines()
     ranks = lines.astype(float)
     return (
@@ -76,11 +76,6 @@ def line_values(weights: Weights) -> np.ndarray:
         - weights.sum * (ranks**weights.sum_power).sum(axis=1)
         - weights.inner * (ranks[:, 1:3] ** weights.inner_power).sum(axis=1)
     )
-
-
-def build_table(weights: Weights) -> np.ndarray:
-    """Line value indexed by the search's 16-bit rows (an array the compiled search indexes)."""
-    return line_values(weights)
 
 
 def evaluate(table: np.ndarray, board: int) -> float:

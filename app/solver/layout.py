@@ -11,8 +11,8 @@ Four bits hold exponents up to 15 (32768); the engine's ladder goes on to
 board before a 65536 is seen differently. ``Solver`` only ever suggests moves
 the engine says are valid.
 
-Cell (r, c) sits at bit 4 * (4 * r + c), as in the engine's layout, and the
-value is kept as a signed 64-bit integer, the type numba computes with.
+Cells keep the engine's order, (r, c) at bit 4 * (4 * r + c), and the value is
+kept as a signed 64-bit integer, the type numba computes with.
 """
 
 import numpy as np
