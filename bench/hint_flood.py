@@ -82,14 +82,14 @@ def phase(threads, seconds, stop):
 
 
 def percentiles(latencies):
-    ordered = latencies or [0.0]
+    measured = latencies or [0.0]
 
     def at(share):
-        return round(percentile(ordered, share) * 1000, 2)
+        return round(percentile(measured, share) * 1000, 2)
 
     return {
         "moves": len(latencies),
-        "p50_ms": round(statistics.median(ordered) * 1000, 2),
+        "p50_ms": round(statistics.median(measured) * 1000, 2),
         "p90_ms": at(0.9),
         "p99_ms": at(0.99),
     }

@@ -27,7 +27,7 @@ from app.engine.moves import DIRECTIONS
 
 from .layout import LINE, row_tables
 
-UP, DOWN, LEFT_MOVE, RIGHT_MOVE = (DIRECTIONS.index(d) for d in ("up", "down", "left", "right"))
+UP, LEFT_MOVE, RIGHT_MOVE = (DIRECTIONS.index(d) for d in ("up", "left", "right"))  # down: the rest
 CLOCK_EVERY = 255  # chance nodes between two clock reads, minus one (a bit mask): well under 0.1 ms
 HASH = -7046029254386353131  # 0x9E3779B97F4A7C15 (Fibonacci hashing) as a signed 64-bit int
 ONES = 0x1111111111111111  # the lowest bit of every cell
