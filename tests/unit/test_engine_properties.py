@@ -18,7 +18,7 @@ from app.engine import (
     unpack,
     valid_moves,
 )
-from app.engine.board import exponent_grid
+from app.engine.board import MAX_EXPONENT, exponent_grid, line_bits
 
 # Other work shares these machines: judge results, not timing.
 unhurried = settings(deadline=None)
@@ -81,6 +81,20 @@ def tile_sum(board: int) -> int:
 def test_table_move_matches_the_readable_rule(board, direction):
     assert move(board, direction) == reference_move(board, direction)
     assert MOVES[direction](board) == reference_move(board, direction)[0]
+
+
+def test_every_line_of_the_ladder_moves_and_scores_as_the_rule_says():
+    """All 18**4 lines, as a board's first row (left, right) and first column (up, down):
+    the row tables give the cells, and the boards' worth the points."""
+    for line in itertools.product(range(MAX_EXPONENT + 1), repeat=4):
+        row, reverse = line_bits(line), line[::-1]
+        towards_start, towards_end = slide_line(line), slide_line(reverse)
+        left = (line_bits(towards_start.cells), towards_start.gained)
+        right = (line_bits(towards_end.cells[::-1]), towards_end.gained)
+        assert (move(row, "left"), move(row, "right")) == (left, right), line
+        column = transpose(row)
+        up, down = move(column, "up"), move(column, "down")
+        assert (transpose(up[0]), up[1], transpose(down[0]), down[1]) == (*left, *right), line
 
 
 @unhurried
