@@ -6,7 +6,7 @@ from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .hints import SolverBusy
-from .store import UNAVAILABLE, SessionBusy, WriteOutcomeUnknown
+from .store import SessionBusy, StoreUnavailable, WriteOutcomeUnknown
 
 
 class ApiError(Exception):
@@ -21,8 +21,7 @@ def init_app(app):
     app.register_error_handler(ApiError, lambda e: respond(e.status, e.code, e.message, **e.extra))
     app.register_error_handler(SessionBusy, session_busy)
     app.register_error_handler(SolverBusy, solver_busy)
-    for unavailable in UNAVAILABLE:
-        app.register_error_handler(unavailable, store_unavailable)
+    app.register_error_handler(StoreUnavailable, store_unavailable)
     app.register_error_handler(HTTPException, http_error)
 
 
@@ -53,7 +52,7 @@ def store_unavailable(error):
 def http_error(error):
     """Every HTTP error, including the 500 that wraps an unhandled exception."""
     original = getattr(error, "original_exception", None)
-    if isinstance(error, InternalServerError) and isinstance(original, UNAVAILABLE):
+    if isinstance(error, InternalServerError) and isinstance(original, StoreUnavailable):
         return store_unavailable(original)
     if isinstance(error, InternalServerError) and isinstance(original, SessionBusy):
         return session_busy(original)  # the session's write-back, after the route, was refused

@@ -6,21 +6,12 @@ any number of workers) and ``redis_store`` the scale-out store (any number of re
 The routes, not the store, turn a session into a game.
 """
 
-import redis
 from flask import current_app, g
 
-from .locking import (
-    UNAVAILABLE,
-    SessionBusy,
-    StoreUnavailable,
-    WriteOutcomeUnknown,
-    session_is_new,
-)
-from .redis_store import RedisSessions
+from .locking import SessionBusy, StoreUnavailable, WriteOutcomeUnknown, session_is_new
 from .sqlite_store import SqliteSessions
 
 __all__ = [
-    "UNAVAILABLE",
     "SessionBusy",
     "StoreUnavailable",
     "WriteOutcomeUnknown",
@@ -46,11 +37,10 @@ def init_app(app, session_prefix):
     if kind == "redis":
         if not config.get("REDIS_URL"):
             raise RuntimeError("SESSION_TYPE=redis needs REDIS_URL (FLASK_REDIS_URL)")
-        client = redis.Redis.from_url(
-            config["REDIS_URL"], socket_connect_timeout=1, socket_timeout=2, health_check_interval=10
-        )
+        from .redis_store import RedisSessions  # only hosts that use Redis load its client (8 MB a worker)
+
         lease = float(config["SESSION_LOCK_LEASE"])
-        app.session_interface = RedisSessions(app, client=client, lease_seconds=lease, **common)
+        app.session_interface = RedisSessions.from_url(app, config["REDIS_URL"], lease_seconds=lease, **common)
     elif kind == "sqlite":
         path = f"{app.instance_path}/sessions.sqlite3"
         limit = int(config["SESSION_STORE_LIMIT"])

@@ -17,14 +17,16 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import redis
 from flask import g
 
 log = logging.getLogger(__name__)
 
 
 class StoreUnavailable(Exception):
-    """The session store cannot be reached or written; the request should be retried later."""
+    """The session store cannot be reached or written; the request should be retried later.
+
+    Each backend raises it for its own failures, so nothing else needs to know the backend's.
+    """
 
 
 class SessionBusy(Exception):
@@ -34,8 +36,6 @@ class SessionBusy(Exception):
 class WriteOutcomeUnknown(StoreUnavailable):
     """The write-back was sent but its answer never came: it may or may not have been applied."""
 
-
-UNAVAILABLE = (StoreUnavailable, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 
 def retry_until(attempt, timeout):
@@ -87,7 +87,7 @@ class LockedSessions:
             return self.make_null_session(app)
         try:
             return super().open_session(app, request)
-        except (SessionBusy, *UNAVAILABLE) as error:
+        except (SessionBusy, StoreUnavailable) as error:
             g.session_error = error
             return self.make_null_session(app)
 
@@ -103,7 +103,7 @@ class LockedSessions:
         """A session entry that cannot be decoded is treated as no session, never as a 500."""
         try:
             return read()
-        except UNAVAILABLE:
+        except StoreUnavailable:
             raise
         except Exception:
             log.warning("unreadable session %s treated as missing", store_id, exc_info=True)
@@ -130,5 +130,5 @@ class LockedSessions:
             return
         try:
             self._release(held.handle)
-        except UNAVAILABLE:
+        except StoreUnavailable:
             log.warning("could not release a session lock; its lease will expire", exc_info=True)

@@ -8,12 +8,14 @@ two round trips, and a request whose lease ran out never overwrites a newer sess
 import secrets
 from contextlib import contextmanager
 
+import redis
 from flask_session.redis import RedisSessionInterface
 
 from .cookies import CookiePolicy
-from .locking import UNAVAILABLE, LockedSessions, WriteOutcomeUnknown, retry_until
+from .locking import LockedSessions, StoreUnavailable, WriteOutcomeUnknown, retry_until
 
 LOCK_PREFIX = "lock:"
+REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError)
 
 
 class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
@@ -36,6 +38,12 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
         "redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3]) redis.call('del', KEYS[1]) return 1"
     )
 
+    @classmethod
+    def from_url(cls, app, url, **kwargs):
+        """Sessions in the Redis at ``url``, with timeouts that fail a request fast when it is down."""
+        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2, health_check_interval=10)
+        return cls(app, client=client, **kwargs)
+
     def __init__(self, app, *, lease_seconds, **kwargs):
         super().__init__(app, **kwargs)
         self.lease_ms = int(lease_seconds * 1000)
@@ -49,7 +57,8 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
         def attempt():
             return self._lock_and_read_script(keys=[lock_key, store_id], args=[token, self.lease_ms])
 
-        (raw,) = retry_until(attempt, self.lock_timeout)
+        with _reachable():
+            (raw,) = retry_until(attempt, self.lock_timeout)
         data = None if raw is None else self._decode(store_id, lambda: self.serializer.decode(raw))
         return (lock_key, token), data
 
@@ -66,10 +75,25 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
 
     def _release(self, handle):
         lock_key, token = handle
-        self._release_script(keys=[lock_key], args=[token])
+        with _reachable():
+            self._release_script(keys=[lock_key], args=[token])
+
+    def _delete_session(self, store_id):
+        with _reachable():
+            super()._delete_session(store_id)
 
     def ping(self):
-        self.client.ping()
+        with _reachable():
+            self.client.ping()
+
+
+@contextmanager
+def _reachable():
+    """Redis down or too slow: the store is unavailable (Redis's own errors stay in this module)."""
+    try:
+        yield
+    except REDIS_DOWN as error:
+        raise StoreUnavailable(str(error)) from error
 
 
 @contextmanager
@@ -77,5 +101,5 @@ def _unconfirmed():
     """A write that failed once sent cannot be known not to have landed."""
     try:
         yield
-    except UNAVAILABLE as error:
+    except REDIS_DOWN as error:
         raise WriteOutcomeUnknown(str(error)) from error

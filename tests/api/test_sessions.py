@@ -13,6 +13,7 @@ from app.store.cookies import COOKIE_SENT
 from tests.api.locking import holding_the_session_of
 from tests.api.stored import has_entry, overwrite_every_entry, read_entry, write_entry
 from tests.states import restorable_state
+from tests.worker import modules_of_a_new_worker
 
 OPEN_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]]
 
@@ -33,6 +34,14 @@ def test_a_session_cookie_works_on_every_worker_sharing_the_instance(tmp_path):
     other.set_cookie("session", client.get_cookie("session").value)
     assert other.get("/api/game").get_json() == {**client.get("/api/game").get_json()}
     assert other.get("/api/game").get_json()["board"] == board
+
+
+def test_a_worker_on_the_embedded_store_leaves_the_redis_client_unloaded(tmp_path):
+    """Only hosts that keep sessions in Redis pay for its client (8 MB a worker)."""
+    assert "redis" not in modules_of_a_new_worker(FLASK_INSTANCE_PATH=str(tmp_path))
+    assert "redis" in modules_of_a_new_worker(
+        FLASK_INSTANCE_PATH=str(tmp_path), FLASK_SESSION_TYPE="redis", FLASK_REDIS_URL="redis://127.0.0.1:1/0"
+    )
 
 
 def test_session_cookie_is_http_only_and_same_site_lax(client):
