@@ -10,7 +10,9 @@ from datetime import datetime
 
 import pytest
 import sqlalchemy
+from alembic.script import ScriptDirectory
 
+from app.db import MIGRATIONS, SCHEMA_REVISION, db
 from app.engine import DIRECTIONS, Game
 from bench.client import HttpClient
 from bench.postgres import postgres_server
@@ -18,6 +20,7 @@ from bench.servers import gunicorn_server
 from tests.api.records.helpers import hall_of_fame, play, save
 from tests.play import play_move
 from tests.states import restorable_state
+from tests.worker import modules_of_a_new_worker
 
 
 def test_a_saved_game_reads_back_with_every_field(client):
@@ -175,6 +178,29 @@ def test_a_record_survives_a_restart_of_the_server(database, tmp_path):
     with gunicorn_server(env=env) as server:
         record = HttpClient(server.url).get(f"/api/records/{saved.json()['id']}")
         assert record.status == 200 and record.json()["moves"] == 3
+
+
+def test_a_worker_on_an_up_to_date_database_leaves_alembic_unloaded(database, tmp_path):
+    """Alembic is loaded to migrate, not to check: a worker whose schema is current saves its 12 MB."""
+    env = {"FLASK_INSTANCE_PATH": str(tmp_path / "instance")} | {f"FLASK_{k}": v for k, v in database.items()}
+    assert "alembic" in modules_of_a_new_worker(**env)  # the first: it creates the tables
+    assert "alembic" not in modules_of_a_new_worker(**env)
+
+
+def test_the_revision_the_app_checks_for_is_the_newest_migration():
+    assert ScriptDirectory(str(MIGRATIONS)).get_current_head() == SCHEMA_REVISION
+
+
+def test_flask_db_works_on_a_database_that_needed_no_migration(make_records_app):
+    """``flask db`` loads Flask-Migrate itself when the app had no migration to run."""
+    make_records_app()
+    app = make_records_app()
+    cli = app.test_cli_runner()
+    with app.app_context():
+        assert cli.invoke(args=["db", "downgrade", "base"]).exit_code == 0
+        assert not sqlalchemy.inspect(db.engine).has_table("records")
+        assert cli.invoke(args=["db", "upgrade"]).exit_code == 0
+        assert sqlalchemy.inspect(db.engine).has_table("records")
 
 
 def test_with_the_database_down_records_are_503_and_the_game_plays_on(make_app, tmp_path):
