@@ -3,10 +3,14 @@
 from flask import current_app, jsonify, make_response, render_template, request
 from flask.globals import request_ctx
 from flask_limiter import RateLimitExceeded
+from limits.errors import StorageError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .hints import SolverBusy
 from .store import SessionBusy, StoreUnavailable, WriteOutcomeUnknown
+
+# The session store, or the rate-limit counters kept beside it (security.py), out of reach.
+STORE_DOWN = (StoreUnavailable, StorageError)
 
 
 class ApiError(Exception):
@@ -21,7 +25,8 @@ def init_app(app):
     app.register_error_handler(ApiError, lambda e: respond(e.status, e.code, e.message, **e.extra))
     app.register_error_handler(SessionBusy, session_busy)
     app.register_error_handler(SolverBusy, solver_busy)
-    app.register_error_handler(StoreUnavailable, store_unavailable)
+    for down in STORE_DOWN:
+        app.register_error_handler(down, store_unavailable)
     app.register_error_handler(HTTPException, http_error)
 
 
@@ -52,7 +57,7 @@ def store_unavailable(error):
 def http_error(error):
     """Every HTTP error, including the 500 that wraps an unhandled exception."""
     original = getattr(error, "original_exception", None)
-    if isinstance(error, InternalServerError) and isinstance(original, StoreUnavailable):
+    if isinstance(error, InternalServerError) and isinstance(original, STORE_DOWN):
         return store_unavailable(original)
     if isinstance(error, InternalServerError) and isinstance(original, SessionBusy):
         return session_busy(original)  # the session's write-back, after the route, was refused

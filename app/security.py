@@ -41,6 +41,8 @@ def init_app(app, api_blueprint):
     side, as the tests do, never share counters.
     """
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"] or "memory://")
+    # Counters out of reach raise limits' own StorageError (a 503, see errors.py), not Redis's.
+    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"wrap_exceptions": True})
     limiter = app.extensions["rate_limiter"] = Limiter(get_remote_address, app=app)
     limiter.shared_limit(lambda: current_app.config["API_RATE_LIMIT"], scope="api")(api_blueprint)
     limiter.shared_limit(

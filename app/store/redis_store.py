@@ -57,49 +57,41 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
         def attempt():
             return self._lock_and_read_script(keys=[lock_key, store_id], args=[token, self.lease_ms])
 
-        with _reachable():
+        with _down_means(StoreUnavailable):
             (raw,) = retry_until(attempt, self.lock_timeout)
         data = None if raw is None else self._decode(store_id, lambda: self.serializer.decode(raw))
         return (lock_key, token), data
 
     def _write(self, store_id, session, ttl):
-        with _unconfirmed():
+        with _down_means(WriteOutcomeUnknown):
             self.client.set(store_id, self.serializer.encode(session), ex=ttl)
 
     def _write_and_release(self, handle, store_id, session, ttl):
         lock_key, token = handle
-        with _unconfirmed():
+        with _down_means(WriteOutcomeUnknown):
             return self._write_and_release_script(
                 keys=[lock_key, store_id], args=[token, self.serializer.encode(session), ttl]
             )
 
     def _release(self, handle):
         lock_key, token = handle
-        with _reachable():
+        with _down_means(StoreUnavailable):
             self._release_script(keys=[lock_key], args=[token])
 
     def _delete_session(self, store_id):
-        with _reachable():
+        with _down_means(StoreUnavailable):
             super()._delete_session(store_id)
 
     def ping(self):
-        with _reachable():
+        with _down_means(StoreUnavailable):
             self.client.ping()
 
 
 @contextmanager
-def _reachable():
-    """Redis down or too slow: the store is unavailable (Redis's own errors stay in this module)."""
+def _down_means(error_class):
+    """Redis down or too slow within the block raises ``error_class``, so Redis's own errors stay here:
+    StoreUnavailable, or WriteOutcomeUnknown for a write that failed once sent (it may have landed)."""
     try:
         yield
     except REDIS_DOWN as error:
-        raise StoreUnavailable(str(error)) from error
-
-
-@contextmanager
-def _unconfirmed():
-    """A write that failed once sent cannot be known not to have landed."""
-    try:
-        yield
-    except REDIS_DOWN as error:
-        raise WriteOutcomeUnknown(str(error)) from error
+        raise error_class(str(error)) from error
