@@ -40,6 +40,8 @@ RUN groupadd --gid 10001 app \
 COPY app/ app/
 COPY templates/ templates/
 COPY static/ static/
+# gunicorn reads it from here: it brings the records' schema up to date before the workers start.
+COPY gunicorn.conf.py ./
 
 # Byte-code for every module the app imports, written now: at run time the root
 # filesystem may be read-only, and PYTHONDONTWRITEBYTECODE keeps workers from trying.

@@ -5,18 +5,13 @@ Auto-play does: ask for a hint, play it, and start a new game when one ends. Pri
 long the worker took to start (the solver's machine code is loaded before it answers),
 the hint times seen by the client and reported by the solver, and the worker's resident
 memory (VmRSS, and how much of it is mapped files such as numba's LLVM library, which
-every worker shares) before the first hint and after the last.
-
-The records' database is made first by a server started and stopped for it, as on
-every start of a host but its first: a worker that creates or migrates the schema
-itself loads Alembic and keeps it (about 12 MB more; ``--first-start`` measures that).
+every worker shares) before the first hint and after the last. The records' database is
+new, as on a host's first start: gunicorn.conf.py makes it before the worker starts.
 """
 
 import argparse
 import json
-import tempfile
 import time
-from pathlib import Path
 
 from bench.client import HttpClient
 from bench.servers import gunicorn_server
@@ -53,26 +48,16 @@ def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(prog="python -m bench.hints", description=__doc__.splitlines()[0])
     parser.add_argument("--hints", type=int, default=1000)
     parser.add_argument("--budget-ms", type=float, default=100)
-    parser.add_argument("--first-start", action="store_true", help="the worker creates the records' database")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="bench-hints-") as folder:
-        env = {
-            "FLASK_RATELIMIT_ENABLED": "false",
-            "FLASK_SOLVER_BUDGET_MS": str(args.budget_ms),
-            "FLASK_INSTANCE_PATH": str(Path(folder) / "instance"),
-        }
-        if not args.first_start:
-            with gunicorn_server(env=env, args=["--workers", "1"], timeout=120):
-                pass
-        started = time.perf_counter()
-        with gunicorn_server(env=env, args=["--workers", "1"], timeout=120) as server:
-            start_seconds = time.perf_counter() - started
-            (worker,) = server.wait_for_workers(1)
-            before = rss_mb(worker)
-            latencies, thinking = auto_play(HttpClient(server.url), args.hints)
-            after = rss_mb(worker)
+    env = {"FLASK_RATELIMIT_ENABLED": "false", "FLASK_SOLVER_BUDGET_MS": str(args.budget_ms)}
+    started = time.perf_counter()
+    with gunicorn_server(env=env, args=["--workers", "1"], timeout=120) as server:
+        start_seconds = time.perf_counter() - started
+        (worker,) = server.wait_for_workers(1)
+        before = rss_mb(worker)
+        latencies, thinking = auto_play(HttpClient(server.url), args.hints)
+        after = rss_mb(worker)
     result = {
-        "first_start": args.first_start,
         "hints": args.hints,
         "budget_ms": args.budget_ms,
         "start_seconds": start_seconds,

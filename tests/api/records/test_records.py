@@ -4,9 +4,12 @@ Every test runs twice: on SQLite in the instance folder (the default) and on a r
 PostgreSQL server that the tests start.
 """
 
+import importlib.util
+import logging
 import random
 import re
 from datetime import datetime
+from types import SimpleNamespace
 
 import pytest
 import sqlalchemy
@@ -16,7 +19,7 @@ from app.db import MIGRATIONS, SCHEMA_REVISION, db
 from app.engine import DIRECTIONS, Game
 from bench.client import HttpClient
 from bench.postgres import postgres_server
-from bench.servers import gunicorn_server
+from bench.servers import PROJECT_ROOT, gunicorn_server
 from tests.api.records.helpers import hall_of_fame, play, save
 from tests.play import play_move
 from tests.states import restorable_state
@@ -187,6 +190,15 @@ def test_a_worker_on_an_up_to_date_database_leaves_alembic_unloaded(database, tm
     assert "alembic" not in modules_of_a_new_worker(**env)
 
 
+def test_gunicorn_makes_the_schema_before_its_workers_start(database, tmp_path, monkeypatch):
+    """gunicorn.conf.py's hook migrates in a process of its own, so no worker has to (and keep Alembic)."""
+    env = {"FLASK_INSTANCE_PATH": str(tmp_path / "instance")} | {f"FLASK_{k}": v for k, v in database.items()}
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    gunicorn_settings().on_starting(SimpleNamespace(log=logging.getLogger("gunicorn.error")))
+    assert "alembic" not in modules_of_a_new_worker(**env)
+
+
 def test_the_revision_the_app_checks_for_is_the_newest_migration():
     assert ScriptDirectory(str(MIGRATIONS)).get_current_head() == SCHEMA_REVISION
 
@@ -201,6 +213,13 @@ def test_flask_db_works_on_a_database_that_needed_no_migration(make_records_app)
         assert not sqlalchemy.inspect(db.engine).has_table("records")
         assert cli.invoke(args=["db", "upgrade"]).exit_code == 0
         assert sqlalchemy.inspect(db.engine).has_table("records")
+
+
+def gunicorn_settings():
+    spec = importlib.util.spec_from_file_location("gunicorn_settings", PROJECT_ROOT / "gunicorn.conf.py")
+    settings = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(settings)
+    return settings
 
 
 def test_with_the_database_down_records_are_503_and_the_game_plays_on(make_app, tmp_path):
