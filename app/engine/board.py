@@ -2,8 +2,8 @@
 
 Cell (r, c) holds an exponent in 5 bits at bit 5 * (4 * r + c): 0 is empty and
 k is the tile 2**k. Five bits are needed because the tile ladder reaches
-2**17 = 131072, which four bits cannot hold. A whole row is then 20 bits, which
-is what the lookup tables are indexed by.
+2**17 = 131072, which four bits cannot hold. A whole row is then 20 bits: the
+lookup tables give a row's 20 bits after a slide (see tables).
 """
 
 SIZE = 4
@@ -31,7 +31,7 @@ def value_of(exponent: int) -> int:
 
 
 def line_bits(line) -> int:
-    """Pack four exponents into 20 bits, index 0 lowest: a row's table index."""
+    """Pack four exponents into 20 bits, index 0 lowest: a row of the board."""
     a, b, c, d = line
     return a | b << CELL_BITS | c << 2 * CELL_BITS | d << 3 * CELL_BITS
 

@@ -1,14 +1,15 @@
 """Whole-board moves on packed boards: the hot path of the game.
 
-Left and right replace each 20-bit row by its table entry. Up and down first
+Left and right replace each 20-bit row by its table entry (found from the row's
+two halves, see tables). Up and down first
 transpose the board (its columns become rows, two cells at a time via a small
 table), slide those rows and transpose the result back, so no move walks
 single cells.
 """
 
-from .board import ROW_MASK, exponent_grid, exponents
+from .board import exponent_grid, exponents
 from .rules import has_equal_neighbours
-from .tables import LEFT, RIGHT, SPREAD, WORTH
+from .tables import HIGH_HALF, LEFT, LOW_HALF, RIGHT, SPREAD, WORTH
 
 DIRECTIONS = ("up", "down", "left", "right")
 
@@ -37,13 +38,14 @@ def worth(board: int) -> int:
 
 def _horizontal(table):
     """The move that replaces each row by its row-table entry."""
+    lo, hi, h = LOW_HALF, HIGH_HALF, HALF_ROW
 
     def slide(board: int) -> int:
         return (
-            table[board & ROW_MASK]
-            | table[board >> 20 & ROW_MASK] << 20
-            | table[board >> 40 & ROW_MASK] << 40
-            | table[board >> 60] << 60
+            table[lo[board & h] + hi[board >> 10 & h]]
+            | table[lo[board >> 20 & h] + hi[board >> 30 & h]] << 20
+            | table[lo[board >> 40 & h] + hi[board >> 50 & h]] << 40
+            | table[lo[board >> 60 & h] + hi[board >> 70]] << 60
         )
 
     return slide
@@ -52,7 +54,7 @@ def _horizontal(table):
 def _vertical(table):
     """The move of columns: slide the transposed rows with the row ``table`` and transpose
     the result back. Both transposes are written out: calls would make it twice as slow."""
-    s, h = SPREAD, HALF_ROW
+    s, lo, hi, h = SPREAD, LOW_HALF, HIGH_HALF, HALF_ROW
 
     def slide(board: int) -> int:
         t = (
@@ -61,7 +63,10 @@ def _vertical(table):
             | (s[board >> 40 & h] | s[board >> 50 & h] << 40) << 10
             | (s[board >> 60 & h] | s[board >> 70] << 40) << 15
         )
-        a, b, c, d = table[t & ROW_MASK], table[t >> 20 & ROW_MASK], table[t >> 40 & ROW_MASK], table[t >> 60]
+        a = table[lo[t & h] + hi[t >> 10 & h]]
+        b = table[lo[t >> 20 & h] + hi[t >> 30 & h]]
+        c = table[lo[t >> 40 & h] + hi[t >> 50 & h]]
+        d = table[lo[t >> 60 & h] + hi[t >> 70]]
         return (
             s[a & h] | s[a >> 10] << 40
             | (s[b & h] | s[b >> 10] << 40) << 5

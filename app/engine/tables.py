@@ -1,12 +1,14 @@
 """Row lookup tables, built once at import from rules.slide_line.
 
-LEFT and RIGHT have 2**20 entries indexed by a 20-bit row (four 5-bit
-exponents, index 0 lowest). They are arrays of 32-bit unsigned integers (4 MB
-each rather than 10 MB as lists; the solver's search reads its own 16-bit row
-tables out of LEFT and RIGHT). Only rows whose exponents are all within
-0..MAX_EXPONENT are filled (18**4 rows); the other entries stay 0 because such
-rows never occur on a board. Two 2**17 tiles in a row stay unmerged (see
-rules), so every result is again a row within the ladder.
+LEFT and RIGHT give the 20-bit row (four 5-bit exponents, index 0 lowest)
+that a row slides to. A row's cells hold one of 18 exponents (0 to 17), so
+the tables hold the 18**4 rows that occur, each at its ordinal: its
+exponents read as base-18 digits, found from its two 10-bit halves (LOW_HALF
+plus HIGH_HALF). Indexed by the 20-bit row itself they would have 2**20
+entries, nine in ten never used: 8 MB more in every worker. They are arrays
+of 32-bit unsigned integers; the solver's search reads its own 16-bit row
+tables out of them. Two 2**17 tiles in a row stay unmerged (see rules), so
+every result is again a row within the ladder.
 
 WORTH gives the points of any slide without a table of its own: it holds the
 worth of two cells (a 10-bit half row), the sum of k * 2**k over their tiles
@@ -27,23 +29,35 @@ from itertools import product
 from .board import CELL_BITS, CELL_MASK, MAX_EXPONENT, ROW_BITS, SIZE, line_bits
 from .rules import slide_line
 
-TABLE_SIZE = 1 << ROW_BITS
-
-LEFT = array("I", [0]) * TABLE_SIZE
-RIGHT = array("I", [0]) * TABLE_SIZE
+LADDER = MAX_EXPONENT + 1  # the exponents a cell can hold: 0 (empty) to 17
 PAIRS = range(1 << 2 * CELL_BITS)
+
+
+def _ordinal_of_half(pair: int) -> int:
+    """Two cells' exponents as base-18 digits (0 for pairs that never occur)."""
+    low, high = pair & CELL_MASK, pair >> CELL_BITS
+    return low + LADDER * high if max(low, high) < LADDER else 0
+
+
+LOW_HALF = tuple(_ordinal_of_half(pair) for pair in PAIRS)
+HIGH_HALF = tuple(LADDER**2 * ordinal for ordinal in LOW_HALF)
+LEFT = array("I", [0]) * LADDER**SIZE
+RIGHT = array("I", [0]) * LADDER**SIZE
 SPREAD = tuple(pair & CELL_MASK | (pair >> CELL_BITS) << ROW_BITS for pair in PAIRS)
 WORTH = tuple(sum(e << e for e in (pair & CELL_MASK, pair >> CELL_BITS)) for pair in PAIRS)
 
 
 def _build() -> None:
     """Slide every possible row once; its mirror image gives the rightward result."""
-    for line in product(range(MAX_EXPONENT + 1), repeat=SIZE):
+    for line in product(range(LADDER), repeat=SIZE):
         slid = slide_line(line)
-        row = line_bits(line)
-        mirror = line_bits(line[::-1])
-        LEFT[row] = line_bits(slid.cells)
-        RIGHT[mirror] = line_bits(slid.cells[::-1])
+        LEFT[ordinal(line)] = line_bits(slid.cells)
+        RIGHT[ordinal(line[::-1])] = line_bits(slid.cells[::-1])
+
+
+def ordinal(line) -> int:
+    """Where a line of four exponents (index 0 first) sits in LEFT and RIGHT."""
+    return sum(exponent * LADDER**i for i, exponent in enumerate(line))
 
 
 _build()
