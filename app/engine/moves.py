@@ -1,19 +1,16 @@
 """Whole-board moves on packed boards: the hot path of the game.
 
 Left and right replace each 20-bit row by its table entry (found from the row's
-two halves, see tables). Up and down first
-transpose the board (its columns become rows, two cells at a time via a small
-table), slide those rows and transpose the result back, so no move walks
-single cells.
+two halves, see tables). Up and down first transpose the board (its columns
+become rows, two cells at a time via a small table), slide those rows and
+transpose the result back, so no move walks single cells.
 """
 
 from .board import exponent_grid, exponents
 from .rules import has_equal_neighbours
-from .tables import HIGH_HALF, LEFT, LOW_HALF, RIGHT, SPREAD, WORTH
+from .tables import HALF_ROW, HIGH_HALF, LEFT, LOW_HALF, RIGHT, SPREAD, WORTH
 
 DIRECTIONS = ("up", "down", "left", "right")
-
-HALF_ROW = (1 << 10) - 1
 
 
 def transpose(board: int) -> int:

@@ -30,7 +30,8 @@ from .board import CELL_BITS, CELL_MASK, MAX_EXPONENT, ROW_BITS, SIZE, line_bits
 from .rules import slide_line
 
 LADDER = MAX_EXPONENT + 1  # the exponents a cell can hold: 0 (empty) to 17
-PAIRS = range(1 << 2 * CELL_BITS)
+HALF_ROW = (1 << 2 * CELL_BITS) - 1  # a 10-bit half row: two cells
+PAIRS = range(HALF_ROW + 1)
 
 
 def _ordinal_of_half(pair: int) -> int:

@@ -37,7 +37,6 @@ class WriteOutcomeUnknown(StoreUnavailable):
     """The write-back was sent but its answer never came: it may or may not have been applied."""
 
 
-
 def retry_until(attempt, timeout):
     """Call ``attempt`` with short growing pauses until it returns a true value or time is up."""
     deadline = time.monotonic() + timeout
