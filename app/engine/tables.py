@@ -57,7 +57,7 @@ def _build() -> None:
 
 
 def ordinal(line) -> int:
-    """Where a line of four exponents (index 0 first) sits in LEFT and RIGHT."""
+    """Where a line of four exponents (index 0 first) sits in LEFT and RIGHT (numpy arrays of them too)."""
     return sum(exponent * LADDER**i for i, exponent in enumerate(line))
 
 

@@ -18,7 +18,7 @@ kept as a signed 64-bit integer, the type numba computes with.
 import numpy as np
 
 from app.engine.board import CELL_BITS, CELL_SHIFTS, SIZE, exponents
-from app.engine.tables import LADDER, LEFT, RIGHT
+from app.engine.tables import LEFT, RIGHT, ordinal
 
 BITS = 4
 TOP = (1 << BITS) - 1  # the biggest exponent the search tells apart
@@ -47,9 +47,7 @@ def from_search(value: int) -> int:
 
 def _slide_table(engine_table) -> np.ndarray:
     """The engine's row table read at every 16-bit row, results capped at 15."""
-    cells = line_cells(np.arange(LINES))
-    ordinals = sum(cell * LADDER**i for i, cell in enumerate(cells))
-    slid = np.frombuffer(engine_table, dtype=np.uint32)[ordinals].astype(np.int64)
+    slid = np.frombuffer(engine_table, dtype=np.uint32)[ordinal(line_cells(np.arange(LINES)))].astype(np.int64)
     return sum(
         np.minimum(slid >> (CELL_BITS * i) & ((1 << CELL_BITS) - 1), TOP) << (BITS * i) for i in range(SIZE)
     ).astype(np.uint16)
