@@ -46,11 +46,11 @@ def sample_boards(count: int = 20_000, seed: int = 2048) -> list[int]:
     return boards
 
 
-def _batches(items: list, size: int = BATCH) -> list[list]:
+def batches(items: list, size: int = BATCH) -> list[list]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def _rates(run, batches: list[list]) -> tuple[float, float]:
+def rates(run, batches: list[list]) -> tuple[float, float]:
     """(best, median) items per second of ``run(batch)`` over ROUNDS passes."""
     rates = []
     for _ in range(ROUNDS):
@@ -98,19 +98,19 @@ def _line(label: str, rates: tuple[float, float], unit: str) -> str:
 
 def main() -> None:
     boards = sample_boards()
-    board_batches = _batches(boards)
+    board_batches = batches(boards)
     print(f"{len(boards)} boards in batches of {BATCH}, {ROUNDS} passes, one core")
     print(f"{'':<26}{'best':>12}{'median':>12}")
-    per_direction = {d: _rates(_unscored(MOVES[d]), board_batches) for d in DIRECTIONS}
-    for direction, rates in per_direction.items():
-        print(_line(f"move_{direction}(board)", rates, "moves/s"))
-    mean = tuple(len(DIRECTIONS) / sum(1 / rates[i] for rates in per_direction.values()) for i in (0, 1))
+    per_direction = {d: rates(_unscored(MOVES[d]), board_batches) for d in DIRECTIONS}
+    for direction, direction_rates in per_direction.items():
+        print(_line(f"move_{direction}(board)", direction_rates, "moves/s"))
+    mean = tuple(len(DIRECTIONS) / sum(1 / pair[i] for pair in per_direction.values()) for i in (0, 1))
     print(_line("  all four directions", mean, "moves/s (harmonic mean)"))
     pairs = [(board, DIRECTIONS[i % 4]) for i, board in enumerate(boards)]
-    print(_line("move(board, direction)", _rates(_scored, _batches(pairs)), "moves/s, with score"))
+    print(_line("move(board, direction)", rates(_scored, batches(pairs)), "moves/s, with score"))
     rng = random.Random(2)
     plays = [rng.choice(DIRECTIONS) for _ in range(1_000)]
-    print(_line("Game.play(direction)", _rates(_player(), _batches(plays, 100)), "plays/s"))
+    print(_line("Game.play(direction)", rates(_player(), batches(plays, 100)), "plays/s"))
 
 
 if __name__ == "__main__":

@@ -37,8 +37,6 @@ from bench import engine as engine_bench
 from bench.stats import percentile
 
 TILES = (2048, 4096, 8192, 16384, 32768)
-ROUNDS = 20  # passes of the compiled slides over the boards: one takes only milliseconds
-TRIES = 5  # each speed is the best of this many timings: other work on the machine only slows one down
 
 
 def play(seed: int, budget_ms: float, max_moves: int | None = None, solver: Solver | None = None) -> dict:
@@ -114,33 +112,24 @@ def report(summary: dict) -> str:
 
 
 def speed() -> dict:
-    """Moves per second, one core: CPython's ``MOVES`` and the compiled ``search.slide``, same boards."""
+    """Moves per second, one core: CPython's ``MOVES`` and the compiled ``search.slide``, same boards.
+
+    Timed as bench.engine times, and its best pass kept: other work on the machine only slows one down.
+    """
     boards = engine_bench.sample_boards()
     packed = np.array([layout.to_search(board) for board in boards], dtype=np.int64)
     search.slide_many(packed[:1])  # load the compiled code before timing
 
-    def cpython():
-        for board in boards:
+    def cpython(batch):
+        for board in batch:
             for direction in DIRECTIONS:
                 MOVES[direction](board)
 
-    def compiled():
-        for _ in range(ROUNDS):
-            search.slide_many(packed)
-
-    moves = len(boards) * len(DIRECTIONS)
-    return {"cpython_moves_per_second": moves / _fastest(cpython),
-            "compiled_moves_per_second": ROUNDS * moves / _fastest(compiled)}
-
-
-def _fastest(run) -> float:
-    """Seconds of the fastest of TRIES runs."""
-    times = []
-    for _ in range(TRIES):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
+    boards_per_second = {
+        "cpython": engine_bench.rates(cpython, engine_bench.batches(boards))[0],
+        "compiled": engine_bench.rates(search.slide_many, engine_bench.batches(packed))[0],
+    }
+    return {f"{kind}_moves_per_second": rate * len(DIRECTIONS) for kind, rate in boards_per_second.items()}
 
 
 def parse_args(argv):
