@@ -167,10 +167,14 @@ def test_saves_are_limited_per_session_and_per_address(make_records_app):
     assert len(hall_of_fame(first)) == 3
 
 
+def server_env(database, tmp_path):
+    """The environment of a server on ``database`` with its instance folder in ``tmp_path``."""
+    return {"FLASK_INSTANCE_PATH": str(tmp_path / "instance")} | {f"FLASK_{k}": v for k, v in database.items()}
+
+
 def test_a_record_survives_a_restart_of_the_server(database, tmp_path):
     """Two gunicorn workers migrate the same fresh database at start; a restart keeps the record."""
-    env = {"FLASK_INSTANCE_PATH": str(tmp_path / "instance"), "WEB_CONCURRENCY": "2"}
-    env |= {f"FLASK_{key}": value for key, value in database.items()}
+    env = server_env(database, tmp_path) | {"WEB_CONCURRENCY": "2"}
     with gunicorn_server(env=env) as server:
         client = HttpClient(server.url)
         assert client.get("/api/game").status == 200
@@ -185,14 +189,14 @@ def test_a_record_survives_a_restart_of_the_server(database, tmp_path):
 
 def test_a_worker_on_an_up_to_date_database_leaves_alembic_unloaded(database, tmp_path):
     """Alembic is loaded to migrate, not to check: a worker whose schema is current saves its 12 MB."""
-    env = {"FLASK_INSTANCE_PATH": str(tmp_path / "instance")} | {f"FLASK_{k}": v for k, v in database.items()}
+    env = server_env(database, tmp_path)
     assert "alembic" in modules_of_a_new_worker(**env)  # the first: it creates the tables
     assert "alembic" not in modules_of_a_new_worker(**env)
 
 
 def test_gunicorn_makes_the_schema_before_its_workers_start(database, tmp_path, monkeypatch):
     """gunicorn.conf.py's hook migrates in a process of its own, so no worker has to (and keep Alembic)."""
-    env = {"FLASK_INSTANCE_PATH": str(tmp_path / "instance")} | {f"FLASK_{k}": v for k, v in database.items()}
+    env = server_env(database, tmp_path)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     gunicorn_settings().on_starting(SimpleNamespace(log=logging.getLogger("gunicorn.error")))
