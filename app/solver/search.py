@@ -174,14 +174,18 @@ def chance(x, depth, probability, lines, loss, keys, depths, values, state):
 
 
 @njit(cache=True, nogil=True)
-def score_moves(x, depth, lines, loss, keys, depths, values, state):
-    """Value of each slide of the board (NaN where it changes nothing) after a search ``depth`` deep.
+def score_moves(x, depth, order, lines, loss, keys, depths, values, state):
+    """Value of each slide of the board after a search ``depth`` deep, the slides searched in ``order``.
 
-    ``state[ABORTED]`` is set when the deadline passed: the values are then worthless.
+    NaN where the slide changes nothing, and where the deadline passed before its
+    search finished (``state[ABORTED]`` is then set); the slides finished first keep their values.
     """
     scores = np.full(4, np.nan)
-    for direction in range(4):
+    for direction in order:
         moved = _slide(x, direction)
         if moved != x:
-            scores[direction] = chance(moved, depth, 1.0, lines, loss, keys, depths, values, state)
+            value = chance(moved, depth, 1.0, lines, loss, keys, depths, values, state)
+            if state[ABORTED] != 0.0:
+                break
+            scores[direction] = value
     return scores

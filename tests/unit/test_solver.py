@@ -86,8 +86,14 @@ def test_suggestion_is_a_valid_move_with_a_score_per_valid_move(solver, board):
     suggestion = solver.suggest(board, budget_ms=10)
     assert MOVES[suggestion.direction](board) != board
     assert set(suggestion.scores) == set(valid_moves(board))
-    assert suggestion.scores[suggestion.direction] == max(suggestion.scores.values())
     assert suggestion.depth >= 1
+
+
+@pytest.mark.parametrize("board", [b for b in MID_GAME if depth_limit(b) == 3][:5])
+def test_with_time_for_every_pass_the_move_is_the_deepest_passs_best(board):
+    suggestion = Solver().suggest(board, budget_ms=math.inf)
+    assert suggestion.depth == depth_limit(board) + 1
+    assert suggestion.scores[suggestion.direction] == max(suggestion.scores.values())
 
 
 @pytest.mark.parametrize("board", ONE_MOVE)
@@ -170,7 +176,7 @@ def pinned_boards():
 def test_search_without_cut_equals_plain_expectimax(board, spawns):
     weights = Weights()
     table = build_table(weights)
-    scores = Solver(weights, cut=0.0).score(board, spawns)
+    scores, _ = Solver(weights, cut=0.0).score(board, spawns)
     for index, direction in enumerate(DIRECTIONS):
         child = MOVES[direction](board)
         if child == board:
@@ -181,10 +187,10 @@ def test_search_without_cut_equals_plain_expectimax(board, spawns):
 
 def test_the_table_answers_a_repeated_search_but_not_a_deeper_one():
     board = MID_GAME[2]
-    deeper = Solver(cut=0.0).score(board, 2)
+    deeper, _ = Solver(cut=0.0).score(board, 2)
     kept = Solver(cut=0.0)
     kept.score(board, 1)
-    assert list(kept.score(board, 2)) == pytest.approx(list(deeper), nan_ok=True)
+    assert list(kept.score(board, 2)[0]) == pytest.approx(list(deeper), nan_ok=True)
     visited = kept.state[search.NODES]
     kept.score(board, 2)
     assert kept.state[search.NODES] == visited  # every child answered from the table
@@ -193,8 +199,21 @@ def test_the_table_answers_a_repeated_search_but_not_a_deeper_one():
 def test_a_search_past_its_deadline_is_abandoned():
     tight = Solver()
     board = max(NEARLY_FULL, key=depth_limit)
-    assert tight.score(board, 8, deadline=0.0) is None
-    assert tight.score(board, 1) is not None
+    scores, finished = tight.score(board, 8, deadline=0.0)
+    assert not finished and all(map(math.isnan, scores))
+    assert tight.score(board, 1)[1]
+
+
+def test_a_pass_cut_off_by_the_deadline_keeps_the_moves_it_finished():
+    board = next(b for b in MID_GAME if len(valid_moves(b)) >= 3)
+    full, _ = Solver().score(board, 1)
+    order = [d for d in reversed(range(len(DIRECTIONS))) if not math.isnan(full[d])]
+    cut_short = Solver()
+    cut_short.state[search.NODES] = search.CLOCK_EVERY - 1  # one spawn deep, each move is one chance node:
+    scores, finished = cut_short.score(board, 1, deadline=0.0, order=order)  # the clock is read on the second
+    assert not finished
+    assert scores[order[0]] == full[order[0]]
+    assert all(math.isnan(scores[d]) for d in order[1:])
 
 
 def test_to_dict_has_the_documented_fields(solver):
