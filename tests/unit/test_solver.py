@@ -209,8 +209,9 @@ def test_a_pass_cut_off_by_the_deadline_keeps_the_moves_it_finished():
     full, _ = Solver().score(board, 1)
     order = [d for d in reversed(range(len(DIRECTIONS))) if not math.isnan(full[d])]
     cut_short = Solver()
-    cut_short.state[search.NODES] = search.CLOCK_EVERY - 1  # one spawn deep, each move is one chance node:
-    scores, finished = cut_short.score(board, 1, deadline=0.0, order=order)  # the clock is read on the second
+    # One spawn deep, each move is one chance node: the clock is next read on the second move's.
+    cut_short.state[search.NODES] = search.CLOCK_EVERY - 1
+    scores, finished = cut_short.score(board, 1, deadline=0.0, order=order)
     assert not finished
     assert scores[order[0]] == full[order[0]]
     assert all(math.isnan(scores[d]) for d in order[1:])
