@@ -52,13 +52,13 @@ def batches(items: list, size: int = BATCH) -> list[list]:
 
 def rates(run, batches: list[list]) -> tuple[float, float]:
     """(best, median) items per second of ``run(batch)`` over ROUNDS passes."""
-    rates = []
+    per_batch = []
     for _ in range(ROUNDS):
         for batch in batches:
             start = time.perf_counter()
             run(batch)
-            rates.append(len(batch) / (time.perf_counter() - start))
-    return max(rates), statistics.median(rates)
+            per_batch.append(len(batch) / (time.perf_counter() - start))
+    return max(per_batch), statistics.median(per_batch)
 
 
 def _unscored(fn):
