@@ -5,7 +5,7 @@
 // and its animations stay exactly as consistent as when a person plays.
 
 import { sleep } from './api.js';
-import { directionName, fill } from './game.js';
+import { directionName, fill } from './text.js';
 import { isFinished } from './server.js';
 
 // Pause after each auto-played move has finished animating.

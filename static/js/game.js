@@ -7,13 +7,7 @@
 
 import { predictMove } from './slide.js';
 import { connect, isFinished } from './server.js';
-
-/** A direction as the page's language names it. */
-export const directionName = (messages, direction) => (messages.directions && messages.directions[direction]) || direction;
-
-export function fill(template, values) {
-  return String(template || '').replace(/\{(\w+)\}/g, (m, name) => (name in values ? values[name] : m));
-}
+import { directionName, fill } from './text.js';
 
 function notify(listeners, value) {
   for (const listener of listeners) {

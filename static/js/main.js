@@ -6,25 +6,9 @@ import { bindKeyboard, bindSwipe } from './input.js';
 import { Announcer, BoardTable, BoardView, Notice, Overlay, ScoreView } from './render.js';
 import { isFinished } from './server.js';
 import * as storage from './storage.js';
+import { numberFormat, readMessages } from './text.js';
 
 const $ = (id) => document.getElementById(id);
-
-function numberFormat() {
-  try {
-    const nf = new Intl.NumberFormat(document.documentElement.lang || undefined);
-    return (n) => nf.format(n);
-  } catch {
-    return (n) => String(n);
-  }
-}
-
-function readMessages() {
-  try {
-    return JSON.parse($('messages').textContent);
-  } catch {
-    return {};
-  }
-}
 
 const boardEl = $('board');
 const messages = readMessages();

@@ -8,17 +8,16 @@ import { bindSwipe } from './input.js';
 import { BoardTable, BoardView } from './render.js';
 import { fetchJson, createReview } from './review.js';
 import { predictMove } from './slide.js';
+import { fill, numberFormat, readMessages } from './text.js';
 
 const PAUSES = { slow: 900, normal: 350, fast: 90 };
 const LETTERS = { u: 'up', d: 'down', l: 'left', r: 'right' };
 
 const $ = (id) => document.getElementById(id);
 const root = $('replay');
-const messages = JSON.parse($('messages').textContent);
+const messages = readMessages();
 const apiRoot = `${root.dataset.apiRoot}/records/${root.dataset.record}`;
-const nf = new Intl.NumberFormat(document.documentElement.lang || undefined);
-const format = (n) => nf.format(n);
-const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, key) => values[key]);
+const format = numberFormat();
 
 /** A board as the positions API sends it: 16 base-36 exponents in row order. */
 function decode(text) {
@@ -35,7 +34,7 @@ let directions = [];
 let position = 0;
 let timer = 0;
 
-const review = createReview({ apiRoot, messages, format, fill, strategyUrl: JSON.parse($('strategy-url').textContent),
+const review = createReview({ apiRoot, messages, format, strategyUrl: JSON.parse($('strategy-url').textContent),
   elements: { move: $('review-move'), find: $('find-mistakes'), progress: $('review-progress'), list: $('mistakes') },
   jump: (to) => show(to) });
 

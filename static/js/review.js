@@ -4,6 +4,8 @@
 // asks for the range of the position shown, and "Find the biggest mistakes" walks the ranges in
 // turn: each request is short, and a game reviewed once is never analysed again.
 
+import { fill } from './text.js';
+
 const RETRIES = 5;
 
 export async function fetchJson(url) {
@@ -18,7 +20,7 @@ export async function fetchJson(url) {
   }
 }
 
-export function createReview({ apiRoot, messages, format, fill, strategyUrl, elements, jump }) {
+export function createReview({ apiRoot, messages, format, strategyUrl, elements, jump }) {
   const reviews = new Map(); // position -> the server's review of it
   const loading = new Map(); // first position of a range -> its request
   let shown = null;
