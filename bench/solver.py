@@ -151,7 +151,7 @@ def main(argv=None) -> dict:
         for name, rate in rates.items():
             print(f"{name.replace('_', ' ')}: {rate:,.0f}", flush=True)
         if args.json:
-            _write(args.json, {"date": _now(), "command": _command(argv), **rates})
+            write_document(args.json, {"date": timestamp(), "command": _command(argv), **rates})
         return rates
     tasks = [(args.seed + i, args.budget_ms, args.max_moves) for i in range(args.games)]
     results = []
@@ -172,8 +172,8 @@ def main(argv=None) -> dict:
 
 def write_json(args, argv, results: list[dict]) -> None:
     """The finished games' summary; ``games_finished`` below ``games`` marks a run still going (or cut short)."""
-    _write(args.json, {
-        "date": _now(),
+    write_document(args.json, {
+        "date": timestamp(),
         "command": _command(argv),
         "budget_ms": args.budget_ms,
         "games": args.games,
@@ -185,7 +185,7 @@ def write_json(args, argv, results: list[dict]) -> None:
     })
 
 
-def _now() -> str:
+def timestamp() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
@@ -193,7 +193,7 @@ def _command(argv) -> str:
     return "python -m bench.solver " + " ".join(sys.argv[1:] if argv is None else argv)
 
 
-def _write(path: str, document: dict) -> None:
+def write_document(path: str, document: dict) -> None:
     with open(path, "w") as out:
         json.dump(document, out, indent=2)
         out.write("\n")
