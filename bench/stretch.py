@@ -11,7 +11,8 @@ cut-offs are compared pair by pair.
 
 ``--json PATH`` writes, after every trial: date, command, budget_ms, from_tile, to_tile,
 starts (the games' seeds), spawns, cuts ({cut: {trials, lost, ms_per_move}}) and trials
-([{start, spawn_seed, cut, reached, moves, seconds}]).
+([{start, spawn_seed, cut, reached, moves, seconds, directions}]): ``replay(start, spawn_seed,
+directions)`` rebuilds a trial's game from its stored start.
 """
 
 import argparse
@@ -56,7 +57,14 @@ def trial(start: int, state: dict, spawn_seed: int, cut: float, budget_ms: float
         "reached": max_tile(game.board) >= to_tile,
         "moves": game.moves - state["moves"],
         "seconds": time.perf_counter() - began,
+        "directions": game.directions.to_letters(),
     }
+
+
+def replay(start: int, spawn_seed: int, directions: str, games: list[dict], from_tile: int = 4096) -> Game:
+    """A trial's game, rebuilt from the stored game it started in (``games``) and its own directions."""
+    state = dict(start_positions([g for g in games if g["seed"] == start], from_tile))[start]
+    return Game.replay(spawn_seed, state, Directions.from_letters(directions))
 
 
 def _trial(args) -> dict:

@@ -49,11 +49,18 @@ def test_each_trial_is_played_with_every_cut_off_on_the_same_spawns(stored_run, 
     assert "cut 0.01: lost" in capsys.readouterr().out
 
 
-def test_a_trial_ends_at_the_tile_or_when_no_move_is_left():
-    played = stretch.trial(3, Game.new(seed=3).to_state(), 30, 1e-4, 2, 64)
-    assert played["reached"] and played["moves"] > 0 and played["spawn_seed"] == 30
+def test_a_trial_ends_at_the_tile_and_replays_from_its_start(stored_run):
+    games = json.loads(stored_run.read_text())["per_game"]
+    (seed, state), _ = stretch.start_positions(games, 32)
+    played = stretch.trial(seed, state, 30, 1e-4, 2, 128)
+    assert played["reached"] and played["moves"] == len(played["directions"]) > 0
+    replayed = stretch.replay(seed, 30, played["directions"], games, from_tile=32)
+    assert max_tile(replayed.board) == 128 and replayed.moves == state["moves"] + played["moves"]
+
+
+def test_a_trial_on_a_lost_board_is_lost_at_once():
     checkerboard = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
     lost = Game.new(seed=3).to_state() | {"board": checkerboard, "over": True}
     assert stretch.trial(3, lost, 30, 1e-4, 2, 64) | {"seconds": 0} == {
-        "start": 3, "spawn_seed": 30, "cut": 1e-4, "reached": False, "moves": 0, "seconds": 0,
+        "start": 3, "spawn_seed": 30, "cut": 1e-4, "reached": False, "moves": 0, "seconds": 0, "directions": "",
     }  # fmt: skip
