@@ -4,7 +4,7 @@
 // asks for the range of the position shown, and "Find the biggest mistakes" walks the ranges in
 // turn: each request is short, and a game reviewed once is never analysed again.
 
-import { fill } from './text.js';
+import { directionName, fill } from './text.js';
 
 const RETRIES = 5;
 
@@ -26,7 +26,7 @@ export function createReview({ apiRoot, messages, format, strategyUrl, elements,
   let shown = null;
   let searching = false;
 
-  const name = (direction) => messages.directions[direction] || direction;
+  const name = (direction) => directionName(messages, direction);
   const points = (loss) => format(Math.round(loss));
 
   function loadRange(first) {
