@@ -36,6 +36,7 @@ from app.solver.solver import DEFAULT_BUDGET_MS, Solver
 from bench import engine as engine_bench
 from bench.stats import percentile
 
+PROG = "python -m bench.solver"
 TILES = (2048, 4096, 8192, 16384, 32768)
 
 
@@ -133,7 +134,7 @@ def speed() -> dict:
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="python -m bench.solver", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS)
@@ -151,7 +152,7 @@ def main(argv=None) -> dict:
         for name, rate in rates.items():
             print(f"{name.replace('_', ' ')}: {rate:,.0f}", flush=True)
         if args.json:
-            write_document(args.json, {"date": timestamp(), "command": _command(argv), **rates})
+            write_document(args.json, {"date": timestamp(), "command": command_line(PROG, argv), **rates})
         return rates
     tasks = [(args.seed + i, args.budget_ms, args.max_moves) for i in range(args.games)]
     results = []
@@ -174,7 +175,7 @@ def write_json(args, argv, results: list[dict]) -> None:
     """The finished games' summary; ``games_finished`` below ``games`` marks a run still going (or cut short)."""
     write_document(args.json, {
         "date": timestamp(),
-        "command": _command(argv),
+        "command": command_line(PROG, argv),
         "budget_ms": args.budget_ms,
         "games": args.games,
         "games_finished": len(results),
@@ -189,8 +190,9 @@ def timestamp() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _command(argv) -> str:
-    return "python -m bench.solver " + " ".join(sys.argv[1:] if argv is None else argv)
+def command_line(prog: str, argv) -> str:
+    """The command a run's JSON records: ``prog`` and its arguments (the process's own when ``argv`` is None)."""
+    return " ".join([prog, *(sys.argv[1:] if argv is None else argv)])
 
 
 def write_document(path: str, document: dict) -> None:

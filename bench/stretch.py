@@ -25,9 +25,10 @@ from pathlib import Path
 from app.engine import Game, max_tile
 from app.engine.record import Directions
 from app.solver.solver import CUT, DEFAULT_BUDGET_MS, Solver
-from bench.solver import timestamp, write_document
+from bench.solver import command_line, timestamp, write_document
 
-SPAWN_SEEDS = 1000  # trial j from game seed s uses spawn seed 1000 * s + j: none is the game's own
+PROG = "python -m bench.stretch"
+SPAWN_SEEDS = 1000  # trial j from game seed s uses spawn seed 1000 * s + j: not the game's own (seeds from 1)
 
 
 def start_positions(games: list[dict], tile: int) -> list[tuple[int, dict]]:
@@ -87,7 +88,7 @@ def summarize(trials: list[dict], cuts: list[float]) -> dict:
 def write_json(args, argv, starts: list[int], trials: list[dict]) -> None:
     write_document(args.json, {
         "date": timestamp(),
-        "command": "python -m bench.stretch " + " ".join(argv),
+        "command": command_line(PROG, argv),
         "budget_ms": args.budget_ms,
         "from_tile": args.from_tile,
         "to_tile": args.to_tile,
@@ -99,7 +100,7 @@ def write_json(args, argv, starts: list[int], trials: list[dict]) -> None:
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="python -m bench.stretch", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", required=True, metavar="JSON", help="solver benchmark runs to start from")
     parser.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS)
     parser.add_argument("--cuts", type=lambda text: [float(c) for c in text.split(",")], default=[CUT])
