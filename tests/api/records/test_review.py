@@ -1,5 +1,7 @@
 """The replay's positions and the solver's review of a record, range by range, never twice."""
 
+from dataclasses import replace
+
 import pytest
 
 from app import hints
@@ -46,6 +48,26 @@ def test_a_review_range_shows_the_solvers_move_and_the_loss_of_the_played_one(cl
         assert item["mistake"] is None or item["loss"] > 0
     last = client.get(f"/api/records/{record_id}/review?from=20").get_json()
     assert [item["position"] for item in last["reviews"]] == list(range(20, 25)) and last["next"] is None
+
+
+def test_the_best_move_is_the_top_scored_one_even_where_the_hint_moved_otherwise(client, monkeypatch):
+    """A hint cut short by its budget may pick another move than its scores rank first (Solver.suggest):
+    the review still names the top-scored move, and measures the played move's loss from it."""
+    play(client, 15)
+    record_id = save(client)
+    suggest = hints.suggest
+
+    def lowest_scored(board, *args):
+        hint = suggest(board, *args)
+        return replace(hint, direction=min(hint.scores, key=hint.scores.__getitem__))
+
+    monkeypatch.setattr(hints, "suggest", lowest_scored)
+    reviews = client.get(f"/api/records/{record_id}/review?from=0").get_json()["reviews"]
+    assert any(len(set(item["scores"].values())) > 1 for item in reviews)
+    for item in reviews:
+        top = max(item["scores"].values())
+        assert item["scores"][item["best"]] == top
+        assert item["loss"] == pytest.approx(top - item["scores"][item["played"]], abs=1e-3)
 
 
 def test_no_position_is_analysed_twice(client, monkeypatch):
