@@ -9,7 +9,10 @@ Plays whole games with the engine's own rules and seeded randomness (game i uses
 reports how often each big tile was reached, scores, thinking time per move and
 moves per second. ``--jobs`` plays games in parallel processes, one per core.
 
-``--json PATH`` writes, after every finished game: date, command, budget_ms,
+``--cut`` sets the solver's probability cut-off (``app.solver.solver.CUT``; 0 searches
+every spawn path), so that full games can compare cut-offs as ``bench.stretch`` does.
+
+``--json PATH`` writes, after every finished game: date, command, budget_ms, cut,
 games, games_finished, seed, jobs, max_moves,
 reached ({tile: share of games}), score ({median, best}), ms_per_move ({median,
 p99}), cpu_ms_per_move (the processor time a hint costs, mean), moves_per_second,
@@ -32,7 +35,7 @@ import numpy as np
 from app.engine import DIRECTIONS, MOVES, Game, max_tile
 from app.engine.record import Directions
 from app.solver import layout, search
-from app.solver.solver import DEFAULT_BUDGET_MS, Solver
+from app.solver.solver import CUT, DEFAULT_BUDGET_MS, Solver
 from bench import engine as engine_bench
 from bench.stats import percentile
 
@@ -74,7 +77,8 @@ def replay(seed: int, directions: str) -> Game:
 
 
 def _play(args) -> dict:
-    return play(*args)
+    seed, budget_ms, max_moves, cut = args
+    return play(seed, budget_ms, max_moves, Solver(cut=cut))
 
 
 def summarize(results: list[dict]) -> dict:
@@ -138,6 +142,7 @@ def parse_args(argv):
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS)
+    parser.add_argument("--cut", type=float, default=CUT, help="spawn paths less likely are not searched further")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=None, help="stop each game after this many moves")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
@@ -154,7 +159,7 @@ def main(argv=None) -> dict:
         if args.json:
             write_document(args.json, {"date": timestamp(), "command": command_line(PROG, argv), **rates})
         return rates
-    tasks = [(args.seed + i, args.budget_ms, args.max_moves) for i in range(args.games)]
+    tasks = [(args.seed + i, args.budget_ms, args.max_moves, args.cut) for i in range(args.games)]
     results = []
     with Pool(args.jobs) as pool:
         for result in pool.imap_unordered(_play, tasks):
@@ -177,6 +182,7 @@ def write_json(args, argv, results: list[dict]) -> None:
         "date": timestamp(),
         "command": command_line(PROG, argv),
         "budget_ms": args.budget_ms,
+        "cut": args.cut,
         "games": args.games,
         "games_finished": len(results),
         "seed": args.seed,

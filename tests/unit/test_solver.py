@@ -225,10 +225,12 @@ def test_to_dict_has_the_documented_fields(solver):
 
 def test_tiny_benchmark_writes_the_documented_json(tmp_path, capsys):
     path = tmp_path / "bench.json"
-    bench.main(["--games", "2", "--max-moves", "150", "--budget-ms", "5", "--jobs", "2", "--json", str(path)])
+    bench.main(
+        ["--games", "2", "--max-moves", "150", "--budget-ms", "5", "--cut", "0", "--jobs", "2", "--json", str(path)]
+    )
     assert "moves per second" in capsys.readouterr().out
     document = json.loads(path.read_text())
-    assert document["games_finished"] == 2
+    assert document["games_finished"] == 2 and document["cut"] == 0.0
     for key in ("date", "command", "budget_ms", "games", "seed", "reached", "score", "ms_per_move", "moves_per_second"):
         assert key in document
     assert set(document["reached"]) == {"2048", "4096", "8192", "16384", "32768"}
