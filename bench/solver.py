@@ -43,9 +43,8 @@ PROG = "python -m bench.solver"
 TILES = (2048, 4096, 8192, 16384, 32768)
 
 
-def play(seed: int, budget_ms: float, max_moves: int | None = None, solver: Solver | None = None) -> dict:
+def play(seed: int, budget_ms: float, max_moves: int | None, solver: Solver) -> dict:
     """One game to its end (or ``max_moves``): result plus every move's time and depth."""
-    solver = solver or Solver()
     game = Game.new(seed=seed)
     times, depths = [], []
     nodes = solver.state[search.NODES]
