@@ -116,12 +116,19 @@ game.onStateChange((state) => {
 });
 
 // Other windows of this session: when one saves a game, or this one comes back into view or
-// focus, ask the server whether its game is still the one shown (no polling).
+// focus, ask the server whether its game is still the one shown (no polling). Coming back fires
+// both events: the question already on its way answers the second.
 storage.onGameSaved(() => game.refresh());
+let comingBack = null;
+function cameBack() {
+  comingBack ??= game.refresh().finally(() => {
+    comingBack = null;
+  });
+}
 document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'visible') game.refresh();
+  if (document.visibilityState === 'visible') cameBack();
 });
-window.addEventListener('focus', () => game.refresh());
+window.addEventListener('focus', cameBack);
 
 game.start().catch((err) => {
   console.error('2048: could not load the game', err);

@@ -224,3 +224,17 @@ def test_a_hint_waits_out_server_trouble_then_shows_its_arrow(page, console_guar
     expect(page.get_by_test_id("notice")).to_be_hidden()
     expect(hint).not_to_have_attribute("aria-busy", "true")
     assert server_state(page)["moves"] == 9 and server_state(page)["score"] == 40  # restored, not new
+
+
+def test_a_window_that_comes_back_asks_the_server_once(page, console_guard):
+    seed_game(page, 47)
+    load(page)
+    asked = []
+    page.on("request", lambda r: asked.append(r.method) if r.url.endswith("/api/game") else None)
+    # What a browser fires when its window comes back into view and focus (headless fires neither).
+    page.evaluate("""() => {
+        document.dispatchEvent(new Event('visibilitychange'));
+        window.dispatchEvent(new Event('focus'));
+    }""")
+    page.wait_for_timeout(1000)
+    assert asked == ["GET"]
