@@ -75,7 +75,6 @@ def test_a_key_that_moves_nothing_sends_nothing(page):
 def test_a_lost_answer_is_retried_without_playing_the_move_twice(page, console_guard):
     console_guard.allow(r"Failed to load resource")
     put_game(page, [[2, 0, 0, 2], [0] * 4, [0] * 4, [0] * 4], score=8, moves=5)
-    load(page)
     lost = []
 
     def answer_lost_once(route):
@@ -85,7 +84,9 @@ def test_a_lost_answer_is_retried_without_playing_the_move_twice(page, console_g
         else:
             route.continue_()
 
+    # Routed before the page loads: once, routed only after, the move went out unintercepted.
     page.route("**/api/game/moves", answer_lost_once)
+    load(page)
     page.keyboard.press("ArrowLeft")
     wait_idle(page, timeout=20_000)
     server = server_state(page)

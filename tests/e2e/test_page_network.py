@@ -24,7 +24,6 @@ def test_failed_requests_are_retried_and_input_kept(page, playwright, base_url, 
     console_guard.allow(r"Failed to load resource")  # the browser's own line for each failure
     install_probe(page)
     seed_game(page, 31)
-    load(page)
 
     # What happens to successive move requests: lost on the way, answered 503 or 429, or
     # applied by the server with the answer lost (the page must not apply it twice).
@@ -50,7 +49,8 @@ def test_failed_requests_are_retried_and_input_kept(page, playwright, base_url, 
         else:
             route.continue_()
 
-    page.route("**/api/game/moves", flaky)
+    page.route("**/api/game/moves", flaky)  # before the page loads (see test_page_latency)
+    load(page)
     for key in KEYS:
         page.keyboard.press(key)
     notice = page.get_by_test_id("notice")
