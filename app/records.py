@@ -74,7 +74,8 @@ def get_record(record_id):
 def positions(record_id):
     """Every position of the game, for the replay page: ``boards[i]`` is the board after i moves,
     16 characters in row order, each the base-36 exponent of its tile (0: empty)."""
-    replayed = review.positions(find(record_id))
+    record = find(record_id)
+    replayed = review.positions(record, list(review.directions_of(record)))
     boards = ["".join(BASE36[exponent] for exponent in exponents(board)) for board, _score in replayed]
     return {"boards": boards, "scores": [score for _board, score in replayed]}
 
@@ -87,7 +88,7 @@ def review_range(record_id):
     if not first.isdigit() or int(first) >= max(record.direction_count, 1):
         raise ApiError(400, "invalid_from", f"from must be a position from 0 to {max(record.direction_count - 1, 0)}")
     played = list(review.directions_of(record))
-    reviews = review.review_range(record, int(first))
+    reviews = review.review_range(record, int(first), played)
     after = int(first) + len(reviews)
     return {
         "from": int(first),

@@ -26,21 +26,22 @@ def directions_of(record: Record) -> Directions:
     return Directions.from_bytes(record.directions, record.direction_count)
 
 
-def positions(record: Record, stop: int | None = None) -> list[tuple[int, int]]:
-    """(board, score) before each move of the record, and after the last; up to ``stop`` only."""
-    directions = list(directions_of(record))[:stop]
+def positions(record: Record, directions: list[str]) -> list[tuple[int, int]]:
+    """(board, score) before each of ``directions`` (the record's own, from its start), and after the last."""
     return [(game.board, game.score) for game in Game.replaying(record.seed, record.start, directions)]
 
 
-def review_range(record: Record, first: int) -> list[Review]:
-    """The reviews of positions ``first`` to ``first + REVIEW_RANGE - 1``, analysing those not kept yet."""
+def review_range(record: Record, first: int, played: list[str]) -> list[Review]:
+    """The reviews of positions ``first`` to ``first + REVIEW_RANGE - 1``, analysing those not kept yet.
+
+    ``played`` is the record's directions, decoded once by the caller, who shows them too.
+    """
     size = int(current_app.config["REVIEW_RANGE"])
     last = min(first + size, record.direction_count)
     kept = {review.position: review for review in stored(record.id, first, last)}
     missing = [position for position in range(first, last) if position not in kept]
     if missing:
-        boards = positions(record, last)
-        played = list(directions_of(record))
+        boards = positions(record, played[:last])
         budget = float(current_app.config["REVIEW_BUDGET_MS"])
         fresh = []
         try:  # the solver may be busy with someone's hint (429): what is done by then is kept
