@@ -111,7 +111,14 @@ def init_app(app):
 
 
 def manifest():
-    return current_app.response_class(render_template("manifest.webmanifest"), mimetype="application/manifest+json")
+    return current_app.response_class(manifest_text(), mimetype="application/manifest+json")
+
+
+def manifest_text():
+    """Rendered once a request: the manifest's answer and its fingerprint both need it."""
+    if "manifest_text" not in g:
+        g.manifest_text = render_template("manifest.webmanifest")
+    return g.manifest_text
 
 
 def current_fingerprint(endpoint, values):
@@ -119,7 +126,7 @@ def current_fingerprint(endpoint, values):
     if endpoint == "static":
         return current_app.extensions["static_files"].fingerprint(values["filename"])
     if endpoint == "manifest":
-        return fingerprint_of(render_template("manifest.webmanifest").encode())
+        return fingerprint_of(manifest_text().encode())
     return None
 
 
