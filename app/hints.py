@@ -6,7 +6,6 @@ that finds the solver busy is refused at once (SolverBusy: 429 with Retry-After)
 rather than tying up its worker while it waits.
 """
 
-import fcntl
 import gc
 import threading
 from contextlib import contextmanager
@@ -15,7 +14,7 @@ from pathlib import Path
 
 from .engine import Game
 from .solver import Solver
-from .store import StoreUnavailable
+from .store.lockfiles import open_lock_file, try_flock
 
 _lock = threading.Lock()
 
@@ -46,19 +45,10 @@ def warm_up():
 
 @contextmanager
 def _machine_slot(instance_path):
-    with _solver_lock_file(instance_path) as file:
-        try:
-            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise SolverBusy from None
+    with open_lock_file(Path(instance_path) / "solver.lock") as file:
+        if not try_flock(file):
+            raise SolverBusy
         yield
-
-
-def _solver_lock_file(instance_path):
-    try:
-        return open(Path(instance_path) / "solver.lock", "ab")
-    except OSError as error:
-        raise StoreUnavailable(f"cannot open the solver's lock file: {error}") from error
 
 
 def suggest(board, budget_ms, instance_path):

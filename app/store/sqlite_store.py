@@ -24,6 +24,7 @@ from pathlib import Path
 from flask_session.base import ServerSideSessionInterface
 
 from .cookies import CookiePolicy
+from .lockfiles import open_lock_file, try_flock
 from .locking import LockedSessions, StoreUnavailable, retry_until
 
 log = logging.getLogger(__name__)
@@ -101,7 +102,7 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         stripe = int(hashlib.sha256(store_id.encode()).hexdigest()[:8], 16) % FILE_LOCK_STRIPES
         file = self._lock_file(stripe)
         try:
-            retry_until(lambda: _try_flock(file), self.lock_timeout)
+            retry_until(lambda: try_flock(file), self.lock_timeout)
         except BaseException:
             file.close()
             raise
@@ -110,9 +111,9 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
     def _lock_file(self, stripe):
         try:
             self.lock_dir.mkdir(mode=0o700, exist_ok=True)
-            return open(self.lock_dir / f"{stripe}.lock", "ab")
         except OSError as error:
-            raise StoreUnavailable(f"cannot open a session lock file: {error}") from error
+            raise StoreUnavailable(f"cannot make the session lock folder: {error}") from error
+        return open_lock_file(self.lock_dir / f"{stripe}.lock")
 
     def _write(self, store_id, session, ttl):
         """A new session: expired sessions go first, then the longest idle if the store is full."""
@@ -171,11 +172,3 @@ def _inode(path):
         return os.stat(path).st_ino
     except FileNotFoundError:
         return None
-
-
-def _try_flock(file):
-    try:
-        fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return True
-    except BlockingIOError:
-        return False

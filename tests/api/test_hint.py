@@ -125,3 +125,15 @@ def test_one_hint_at_a_time_per_machine_and_the_others_are_refused_at_once(app, 
     assert busy.headers["Retry-After"] == "1"
     assert moved.status_code == 200
     assert client.get("/api/game/hint").status_code == 200
+
+
+def test_a_solver_lock_that_cannot_be_opened_is_503_and_the_game_goes_on(app, client):
+    """The instance folder refuses the solver's lock file: the hint is a store fault, never a 500."""
+    late_game(client)
+    before = client.get("/api/game").get_json()
+    (Path(app.instance_path) / "solver.lock").mkdir()  # opening it for writing now fails
+    refused = client.get("/api/game/hint")
+    assert refused.status_code == 503 and refused.get_json()["error"]["code"] == "store_unavailable"
+    assert int(refused.headers["Retry-After"]) > 0
+    assert client.get("/api/game").get_json() == before
+    assert client.post("/api/game/moves", json={"direction": "down"}).status_code == 200

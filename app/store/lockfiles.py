@@ -1,0 +1,26 @@
+"""flock()ed lock files: the kernel lets go of one the moment the process holding it dies.
+
+The embedded store locks sessions with them, and the hints lock the machine's one solver
+slot with one. A folder that cannot hold a lock file is a store fault (503), never a 500.
+"""
+
+import fcntl
+from pathlib import Path
+
+from .locking import StoreUnavailable
+
+
+def open_lock_file(path: Path):
+    try:
+        return open(path, "ab")
+    except OSError as error:
+        raise StoreUnavailable(f"cannot open the lock file {path}: {error}") from error
+
+
+def try_flock(file) -> bool:
+    """Take ``file``'s lock if nobody holds it, without waiting."""
+    try:
+        fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
