@@ -11,6 +11,7 @@ import threading
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from time import perf_counter
 
 from .engine import Game
 from .solver import Solver
@@ -52,6 +53,11 @@ def _machine_slot(instance_path):
 
 
 def suggest(board, budget_ms, instance_path):
-    """Threads of one worker take turns, so the solver's table is never shared mid-search."""
+    """Threads of one worker take turns, so the solver's table is never shared mid-search.
+
+    The budget runs from here: taking the slot opens and locks a file, which after a search
+    takes a few tenths of a millisecond, and that is part of the hint's time too.
+    """
+    started = perf_counter()
     with _machine_slot(instance_path), _lock:
-        return _solver().suggest(board, budget_ms)
+        return _solver().suggest(board, budget_ms, started)

@@ -90,13 +90,16 @@ class Solver:
         )
         return scores, not self.state[search.ABORTED]
 
-    def suggest(self, board: int, budget_ms: float = DEFAULT_BUDGET_MS) -> Suggestion:
+    def suggest(
+        self, board: int, budget_ms: float = DEFAULT_BUDGET_MS, started: float | None = None
+    ) -> Suggestion:
         """The best move, with the scores of the deepest pass that finished.
 
         A pass cut off by the deadline may still change the move (see the module's docstring); the
         scores then come from the pass before it, which is why the move need not have the top score.
+        The budget runs from ``started`` (a ``perf_counter`` reading) when the hint began before this call.
         """
-        start = perf_counter()
+        start = perf_counter() if started is None else started
         deadline = start + budget_ms / 1000
         valid_directions = valid_moves(board)  # the engine's word: the search's view caps tiles at 32768
         if not valid_directions:

@@ -2,10 +2,12 @@
 
 import fcntl
 import random
+import time
 from pathlib import Path
 
 import pytest
 
+from app import hints
 from app.engine import Game, move, pack
 from tests.api.locking import holding_the_session_of
 from tests.states import restorable_state
@@ -137,3 +139,18 @@ def test_a_solver_lock_that_cannot_be_opened_is_503_and_the_game_goes_on(app, cl
     assert int(refused.headers["Retry-After"]) > 0
     assert client.get("/api/game").get_json() == before
     assert client.post("/api/game/moves", json={"direction": "down"}).status_code == 200
+
+
+def test_the_budget_counts_the_time_taken_to_get_the_solver(make_app, monkeypatch):
+    """A hint that spent its whole budget getting the machine's solver answers at once, searching no deeper."""
+    client = make_app(SOLVER_BUDGET_MS=50).test_client()
+    late_game(client)
+    open_lock_file = hints.open_lock_file
+
+    def slow_open_lock_file(path):
+        time.sleep(0.1)  # a slow instance folder: twice the budget
+        return open_lock_file(path)
+
+    monkeypatch.setattr(hints, "open_lock_file", slow_open_lock_file)
+    hint = client.get("/api/game/hint").get_json()
+    assert hint["ms"] >= 100 and hint["depth"] == 1

@@ -1,6 +1,7 @@
 import json
 import math
 import random
+from time import perf_counter
 
 import pytest
 
@@ -110,6 +111,13 @@ def test_board_without_a_move_raises(solver):
 def test_small_budget_is_respected(solver):
     for board in NEARLY_FULL[:10] + MID_GAME[:10]:
         assert solver.suggest(board, budget_ms=20).ms < 400
+
+
+def test_a_budget_spent_before_the_search_began_gets_the_first_look_at_once(solver):
+    board = max(NEARLY_FULL, key=depth_limit)
+    suggestion = solver.suggest(board, budget_ms=100, started=perf_counter() - 1)
+    assert suggestion.depth == 1 and suggestion.ms >= 1000
+    assert suggestion.direction in valid_moves(board)
 
 
 def test_bigger_budget_searches_deeper(solver):
