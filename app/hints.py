@@ -55,8 +55,8 @@ def _machine_slot(instance_path):
 def suggest(board, budget_ms, instance_path):
     """Threads of one worker take turns, so the solver's table is never shared mid-search.
 
-    The budget runs from here: taking the slot opens and locks a file, which just after a
-    search takes 0.15 ms (0.3 ms at p99), and that is part of the hint's time too.
+    The budget runs from here, so taking the slot (opening and locking a file, slow enough
+    just after a search to matter at 10 ms: see the README) counts against it.
     """
     started = perf_counter()
     with _machine_slot(instance_path), _lock:

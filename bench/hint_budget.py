@@ -52,11 +52,12 @@ def fixed_work(rounds):
 def rounds_lasting(ms):
     """Rounds of ``fixed_work`` that take about ``ms`` on this machine (the best of five tries)."""
     rounds = 100_000
-    took = min(_timed(fixed_work, rounds) for _ in range(5))
+    took = min(timed_ms(fixed_work, rounds) for _ in range(5))
     return round(rounds * ms / took)
 
 
-def _timed(work, *args):
+def timed_ms(work, *args):
+    """Wall time of one call, in milliseconds."""
     started = time.perf_counter()
     work(*args)
     return (time.perf_counter() - started) * 1000
@@ -79,7 +80,7 @@ def main(argv=None):
             hints.suggest(board, args.budget_ms, instance_path)
             wall.append((time.perf_counter() - started) * 1000)
             cpu.append((time.thread_time() - used) * 1000)
-            fixed.append(_timed(fixed_work, rounds))
+            fixed.append(timed_ms(fixed_work, rounds))
     print(f"{len(boards)} late-game hints at a {args.budget_ms:.0f} ms budget:")
     for name, times, scale, against in (
         ("wall", wall, args.budget_ms, "the budget"),

@@ -153,4 +153,4 @@ def test_the_budget_counts_the_time_taken_to_get_the_solver(make_app, monkeypatc
 
     monkeypatch.setattr(hints, "open_lock_file", slow_open_lock_file)
     hint = client.get("/api/game/hint").get_json()
-    assert hint["ms"] >= 100 and hint["depth"] == 1
+    assert 100 <= hint["ms"] < 200 and hint["depth"] == 1

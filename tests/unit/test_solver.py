@@ -26,7 +26,10 @@ from bench import solver as bench
 
 @pytest.fixture(scope="module")
 def solver():
-    return Solver()
+    """A solver whose machine code is loaded, as a worker's is before its first hint (timings hold alone too)."""
+    solver = Solver()
+    solver.suggest(MID_GAME[0], budget_ms=1)
+    return solver
 
 
 def random_play_boards(seed: int, games: int = 25) -> list[int]:
@@ -114,9 +117,9 @@ def test_small_budget_is_respected(solver):
 
 
 def test_a_budget_spent_before_the_search_began_gets_the_first_look_at_once(solver):
-    board = max(NEARLY_FULL, key=depth_limit)
+    board = NEARLY_FULL[0]
     suggestion = solver.suggest(board, budget_ms=100, started=perf_counter() - 1)
-    assert suggestion.depth == 1 and suggestion.ms >= 1000
+    assert suggestion.depth == 1 and 1000 <= suggestion.ms < 1100
     assert suggestion.direction in valid_moves(board)
 
 
