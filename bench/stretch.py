@@ -35,7 +35,7 @@ def start_positions(games: list[dict], tile: int) -> list[tuple[int, dict]]:
     """(game seed, state) where each stored game first held ``tile``; games that never did are left out."""
     starts = []
     for stored in sorted(games, key=lambda g: g["seed"]):
-        for game in Game.replaying(stored["seed"], None, Directions.from_letters(stored["directions"])):
+        for game, _tile in Game.replaying(stored["seed"], None, Directions.from_letters(stored["directions"])):
             if max_tile(game.board) >= tile:
                 starts.append((stored["seed"], game.to_state()))
                 break

@@ -1,11 +1,14 @@
 """One game of 2048 as the web app and the benchmark play it.
 
 All randomness derives from the game's ``seed``: the start tiles use
-random.Random(f"{seed}:start") and the spawn after valid move number n
-(counting from 1) uses random.Random(f"{seed}:{n}"). So ``seed``, the state the
-game started from and the directions of its valid moves replay it exactly: the
-game keeps them (the directions packed, see record.py), and with them what helped
-the player (hints, auto-play), so that a record of it can be checked.
+random.Random(f"{seed}:start") and the spawn after valid move number n uses
+random.Random(f"{seed}:{n}"), n counted from the game's very first move (a restored
+game's count goes on from its start, never capped, so no two moves share a draw).
+So ``seed``, the state the game started from and the directions of its valid moves
+replay it exactly: the game keeps them (the directions packed, see record.py), and
+with them what helped the player (hints, auto-play, restores), so that a record of
+it can be checked. Whoever knows the seed knows every tile to come: it stays with
+the server while the game can still move.
 """
 
 import random
@@ -16,13 +19,15 @@ from .animation import slide_tiles
 from .board import max_tile, unpack
 from .errors import GameFinished, InvalidState, UnknownDirection
 from .moves import DIRECTIONS, is_over, move
-from .record import Directions
+from .record import Directions, start_tiles, tile_code
 from .rules import WIN_TILE
 from .spawn import spawn, start_board
-from .state import MAX_MOVES, MAX_SCORE, STATE_KEYS, check_bool, check_count, check_seed, parse_state
+from .state import MAX_MOVES, MAX_SCORE, STATE_KEYS, check_bool, check_count, check_id, check_seed, parse_state
 
-# What a stored game holds besides its state and seed.
+# What a stored game holds besides its state and seed; and what it may hold, with the value a
+# copy stored before the key existed takes.
 RECORD_KEYS = frozenset({"seed_chosen", "start", "directions", "hints", "autoplay"})
+OPTIONAL_RECORD_KEYS = {"id": None, "restores": 0}
 
 
 def _seed_or_fresh(seed: int | None) -> int:
@@ -65,6 +70,8 @@ class Game:
     directions: Directions = field(default_factory=Directions)
     hints: int = 0
     autoplay: bool = False
+    id: str | None = None  # names the game for the server (its seed may derive from it)
+    restores: int = 0  # times it was put back from a copy the server had sealed (see app/seals.py)
 
     @classmethod
     def new(cls, seed: int | None = None) -> "Game":
@@ -90,7 +97,8 @@ class Game:
         """
         if not isinstance(record, dict):
             raise InvalidState("a stored game must be an object")
-        game = cls(**parse_state({k: v for k, v in record.items() if k not in RECORD_KEYS}, with_seed=True))
+        state = {k: v for k, v in record.items() if k not in RECORD_KEYS and k not in OPTIONAL_RECORD_KEYS}
+        game = cls(**parse_state(state, with_seed=True))
         if RECORD_KEYS.isdisjoint(record):
             game.start = game.start_state()
             return game
@@ -102,6 +110,8 @@ class Game:
         game.directions = Directions.from_text(record["directions"])
         game.hints = check_count("hints", record["hints"])
         game.autoplay = check_bool("autoplay", record["autoplay"])
+        game.id = check_id(record.get("id"))
+        game.restores = check_count("restores", record.get("restores", 0))
         return game
 
     @classmethod
@@ -110,19 +120,21 @@ class Game:
 
         Raises InvalidState when a direction does not move the board: no game played it.
         """
-        *_, game = cls.replaying(seed, start, directions)
+        *_, (game, _tile) = cls.replaying(seed, start, directions)
         return game
 
     @classmethod
     def replaying(cls, seed: int, start: dict | None, directions):
-        """As ``replay``, one position at a time: the same game, before each move and after the last."""
+        """As ``replay``, one position at a time: the same game before each move and after the
+        last, each with the tile the move before it placed, as (row, col, value) (None at the start)."""
         game = cls.new(seed) if start is None else cls.from_state(start, seed)
-        yield game
+        yield game, None
         for number, direction in enumerate(directions, 1):
             game.keep_playing = game.won  # a move after the win means the player kept playing
-            if not game.advance(direction):
+            advanced = game.advance(direction)
+            if not advanced:
                 raise InvalidState(f"move {number} ({direction}) does not change the board")
-            yield game
+            yield game, advanced[1]
 
     @property
     def over(self) -> bool:
@@ -145,21 +157,22 @@ class Game:
         advanced = self.advance(direction)
         if advanced is None:
             return MoveOutcome(moved=False, gained=0, tiles=tiles, spawned=None)
-        gained, spawned = advanced
-        return MoveOutcome(moved=True, gained=gained, tiles=tiles, spawned=spawned)
+        gained, (row, col, value) = advanced
+        return MoveOutcome(moved=True, gained=gained, tiles=tiles, spawned={"row": row, "col": col, "value": value})
 
-    def advance(self, direction: str) -> tuple[int, dict] | None:
-        """The move itself, kept in ``directions``: the points gained and the tile spawned, or
-        None if nothing moved."""
+    def advance(self, direction: str) -> tuple[int, tuple[int, int, int]] | None:
+        """The move itself, kept in ``directions``: the points gained and the tile spawned as
+        (row, col, value), or None if nothing moved."""
         board, gained = move(self.board, direction)
         if board == self.board:
             return None
         self.moves = min(self.moves + 1, MAX_MOVES)  # a restored game at its bounds plays on
         self.score = min(self.score + gained, MAX_SCORE)
         self.won = self.won or max_tile(board) >= WIN_TILE
-        self.board, (row, col), value = spawn(board, _rng(self.seed, self.moves))
+        number = (self.start["moves"] if self.start else 0) + len(self.directions) + 1
+        self.board, (row, col), value = spawn(board, _rng(self.seed, number))
         self.directions.append(direction)
-        return gained, {"row": row, "col": col, "value": value}
+        return gained, (row, col, value)
 
     def choose_keep_playing(self) -> None:
         """The player's choice to carry on past 2048; only a won game that is not over can."""
@@ -183,14 +196,21 @@ class Game:
         """The state as a restore gives it: ``over`` is always recomputed."""
         return {key: value for key, value in self.to_state().items() if key in STATE_KEYS}
 
+    def replayed(self) -> tuple[bytes, bool]:
+        """Replay the game from its seed, start and directions: every tile it placed (see
+        record.py; a new game's two start tiles first), and whether it is verified: played on
+        the server from its first move, on a seed the server chose, and replaying to exactly
+        this board and score."""
+        replaying = Game.replaying(self.seed, self.start, self.directions)
+        replayed, _ = next(replaying)  # the one game, moved on in place by each step
+        tiles = bytearray(start_tiles(replayed.board) if self.start is None else b"")
+        tiles.extend(tile_code(*tile) for _game, tile in replaying)
+        exact = (replayed.board, replayed.score) == (self.board, self.score)
+        return bytes(tiles), exact and self.start is None and not self.seed_chosen
+
     @property
     def verified(self) -> bool:
-        """Played on the server from its first move, on a seed the server chose, and its seed
-        and directions replay to exactly this board and score."""
-        if self.start is not None or self.seed_chosen:
-            return False
-        replayed = Game.replay(self.seed, None, self.directions)
-        return (replayed.board, replayed.score) == (self.board, self.score)
+        return self.replayed()[1]
 
     @property
     def assisted(self) -> bool:
@@ -205,4 +225,6 @@ class Game:
             "directions": self.directions.to_text(),
             "hints": self.hints,
             "autoplay": self.autoplay,
+            "id": self.id,
+            "restores": self.restores,
         }

@@ -1,8 +1,12 @@
-"""The directions of a game's valid moves, packed two bits a move.
+"""The directions of a game's valid moves, packed two bits a move, and the tiles it placed.
 
 A game's record is its seed, the state it started from and these directions: enough
 to replay it exactly. Packed, a game of 100,000 moves takes 25 kB; as text (one letter
 a move, ``u d l r``) it is what the API shows and accepts.
+
+The tiles the game placed, one byte each (a code from 0 to 31: the cell, row by row, plus
+16 for a 4), rebuild every position without the seed: a game's positions can be shown
+while its seed, which also decides the tiles still to come, stays secret.
 
 Every move adds at least a 2 to the board's sum, which can never pass 16 * MAX_TILE, so
 no game, not even one restored at its move count's bound, plays more than MAX_DIRECTIONS
@@ -12,14 +16,16 @@ valid moves after its start: the record is bounded by the rules.
 import base64
 import binascii
 
-from .board import MAX_TILE, SIZE
+from .board import CELL_BITS, MAX_TILE, SIZE, exponents
 from .errors import InvalidState
-from .moves import DIRECTIONS
+from .moves import DIRECTIONS, move
 
 LETTERS = "".join(direction[0] for direction in DIRECTIONS)
 CODE = {direction: code for code, direction in enumerate(DIRECTIONS)}
 MAX_DIRECTIONS = SIZE * SIZE * MAX_TILE // 2
 PER_BYTE = 4
+CELLS = SIZE * SIZE
+TILE_LETTERS = b"0123456789abcdefghijklmnopqrstuv"  # a tile code as the API writes it
 
 
 class Directions:
@@ -80,3 +86,35 @@ class Directions:
         if not 0 <= count <= MAX_DIRECTIONS or len(packed) != -(-count // PER_BYTE):
             raise InvalidState(f"{len(packed)} bytes cannot hold {count} directions")
         return cls(packed, count)
+
+
+def tile_code(row: int, col: int, value: int) -> int:
+    return SIZE * row + col + (CELLS if value == 4 else 0)
+
+
+def start_tiles(board: int) -> bytes:
+    """The codes of the tiles on a new game's board, cell by cell."""
+    return bytes(cell + CELLS * (exponent - 1) for cell, exponent in enumerate(exponents(board)) if exponent)
+
+
+def placed(board: int, code: int) -> int:
+    """``board`` with the tile of ``code`` placed on its (empty) cell."""
+    cell, exponent = code % CELLS, 1 + code // CELLS
+    return board | exponent << (CELL_BITS * cell)
+
+
+def positions(board: int, directions, tiles: bytes) -> list[int]:
+    """The board before each of ``directions`` and after the last, from ``board`` and the tile each
+    move placed: the engine's slides and no randomness, so no seed is needed."""
+    boards = [board]
+    for direction, code in zip(directions, tiles, strict=False):
+        boards.append(placed(move(boards[-1], direction)[0], code))
+    return boards
+
+
+def tiles_text(tiles: bytes) -> str:
+    """One character a tile, from TILE_LETTERS."""
+    return tiles.translate(_LETTER_OF_CODE).decode("ascii")
+
+
+_LETTER_OF_CODE = bytes.maketrans(bytes(range(len(TILE_LETTERS))), TILE_LETTERS)

@@ -4,6 +4,8 @@ Anything malformed raises InvalidState with a message a person can act on, and
 nothing else: callers may pass arbitrary decoded JSON.
 """
 
+import re
+
 from .board import EXPONENT_BY_VALUE, MAX_EXPONENT, MAX_TILE, SIZE, max_tile, pack
 from .errors import InvalidState
 from .rules import WIN_TILE
@@ -15,9 +17,10 @@ OPTIONAL_KEYS = frozenset({"over"})  # accepted for round trips, always recomput
 # grow by 2 (each move adds a tile) before it passes 2 * MAX_TILE. Play never goes past them.
 MAX_SCORE = sum((k - 1) << k for k in range(2, MAX_EXPONENT + 1))
 MAX_MOVES = MAX_TILE
-# Hints are the server's own count (a record shows them); any count JSON carries exactly will do.
-COUNT_LIMITS = {"score": MAX_SCORE, "moves": MAX_MOVES, "hints": 2**53 - 1}
+# Hints and restores are the server's own counts (a record shows them); any count JSON carries exactly will do.
+COUNT_LIMITS = {"score": MAX_SCORE, "moves": MAX_MOVES, "hints": 2**53 - 1, "restores": 2**53 - 1}
 SEED_LIMIT = 2**63
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 
 
 def _shown(value) -> str:
@@ -75,6 +78,13 @@ def _check_board(board) -> int:
     if not packed:
         raise InvalidState("board must hold at least one tile")
     return packed
+
+
+def check_id(value) -> str | None:
+    """A game's id as the server makes them (or None for a game stored before games had one)."""
+    if value is not None and not (isinstance(value, str) and GAME_ID.fullmatch(value)):
+        raise InvalidState(f"a game id must be 16 URL-safe characters, got {_shown(value)}")
+    return value
 
 
 def check_seed(seed) -> int:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.engine import DIRECTIONS, Game, InvalidState
-from app.engine.record import MAX_DIRECTIONS, Directions
+from app.engine import DIRECTIONS, MAX_MOVES, Game, InvalidState
+from app.engine.record import MAX_DIRECTIONS, Directions, placed, positions, tiles_text
 
 
 def played(game, count, rng=None):
@@ -121,3 +121,49 @@ def test_a_record_missing_some_keys_is_refused():
     del record["hints"]
     with pytest.raises(InvalidState):
         Game.from_record(record)
+
+
+def test_the_tiles_a_game_placed_rebuild_every_position_without_the_seed():
+    game = played(Game.new(), 300)
+    tiles, verified = game.replayed()
+    assert verified and len(tiles) == 2 + game.moves
+    start = placed(placed(0, tiles[0]), tiles[1])
+    boards = positions(start, game.directions, tiles[2:])
+    replayed = [position.board for position, _tile in Game.replaying(game.seed, None, game.directions)]
+    assert boards == replayed and boards[-1] == game.board
+    assert len(tiles_text(tiles)) == len(tiles) and set(tiles_text(tiles)) <= set("0123456789abcdefghijklmnopqrstuv")
+
+
+def test_a_restored_game_records_one_tile_a_move():
+    start = {"board": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], "score": 0, "won": False, "keep_playing": False,
+             "moves": 7}  # fmt: skip
+    game = played(Game.from_state(start), 30)
+    tiles, verified = game.replayed()
+    assert not verified and len(tiles) == game.moves - 7
+    assert positions(Game.from_state(start).board, game.directions, tiles)[-1] == game.board
+
+
+def test_moves_past_the_move_count_bound_still_draw_fresh_tiles():
+    """A game restored at the highest move count plays on: each move draws its own tile, not the same one."""
+    start = {"board": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], "score": 0, "won": False, "keep_playing": False,
+             "moves": MAX_MOVES}  # fmt: skip
+    game, rng, values = Game.from_state(start, seed=1), random.Random(5), []
+    while len(values) < 40 and not game.over:
+        outcome = game.play(rng.choice(DIRECTIONS))
+        if outcome.moved:
+            values.append(outcome.spawned["value"])
+    assert game.moves == MAX_MOVES and len(values) == 40
+    assert 2 in values and 4 in values
+
+
+def test_a_game_stored_before_games_had_an_id_reads_back():
+    record = played(Game.new(), 10).to_record()
+    del record["id"], record["restores"]
+    game = Game.from_record(record)
+    assert (game.id, game.restores) == (None, 0) and game.verified
+
+
+@pytest.mark.parametrize("change", [{"id": "short"}, {"id": 5}, {"restores": -1}])
+def test_a_record_with_a_damaged_id_or_count_is_refused(change):
+    with pytest.raises(InvalidState):
+        Game.from_record(played(Game.new(), 3).to_record() | change)
