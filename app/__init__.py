@@ -7,7 +7,7 @@ from flask import Flask
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, db, errors, hints, i18n, records, security, store
+from . import assets, db, errors, hints, i18n, records, seals, security, store
 from .api import bp as api_bp
 from .health import bp as health_bp
 from .pages import bp as pages_bp
@@ -78,6 +78,7 @@ def create_app(test_config=None):
     app.config.from_prefixed_env()
     app.config.from_mapping(overrides)
     os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
+    seals.init_app(app)
 
     store.init_app(app, session_prefix=f"{api_bp.url_prefix}/")
     Compress(app)

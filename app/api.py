@@ -7,7 +7,7 @@ import re
 from flask import Blueprint, current_app, request, session
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from . import hints
+from . import hints, seals
 from .engine import DIRECTIONS, Game, GameFinished, InvalidState, check_count
 from .errors import ApiError
 
@@ -16,7 +16,11 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 # Keys a page may send in one request: far more than a player presses in a round trip.
 MAX_BATCH = 64
+# A restore may carry the game's sealed copy, which grows with the game: this holds one of
+# about 150,000 moves, more than any game reaches (the API's other bodies stay at MAX_CONTENT_LENGTH).
+MAX_RESTORE_LENGTH = 65536
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+NUMBER = re.compile(r"[0-9]{1,9}")
 # In the session: [id, move count after it, points gained] of the last request with an id that
 # moved, so that a repeat of it (its answer was lost) gets that answer again, not a refusal.
 LAST_MOVES = "last_moves"
@@ -43,7 +47,7 @@ def current_game():
     game = load_game()
     created = game is None
     if created:
-        game = Game.new()
+        game = seals.new_game()
         save_game(game)
     return {**game.to_state(), "created": created}
 
@@ -51,7 +55,7 @@ def current_game():
 @bp.post("/game")
 def new_game():
     try:
-        game = Game.new(json_object(optional={"seed"}).get("seed"))
+        game = seals.new_game(json_object(optional={"seed"}).get("seed"))
     except InvalidState as error:
         raise ApiError(400, "invalid_seed", str(error)) from None
     current_app.session_interface.regenerate(session)  # a new game, a new id: an id seen before opens nothing
@@ -61,12 +65,29 @@ def new_game():
 
 @bp.put("/game")
 def restore_game():
+    """The page's saved game put back. With the sealed copy the server gave for exactly this state
+    (GET /api/game/token) it is the server's game again, verification included, and counts a restore;
+    otherwise it is a game the server did not see played, on tiles to come that it draws anew."""
+    request.max_content_length = MAX_RESTORE_LENGTH
+    body = json_object(any_fields=True)
+    token = body.pop("token", None)
     try:
-        game = Game.from_state(json_object(any_fields=True))
+        game = seals.restored_game(body)
     except InvalidState as error:
         raise ApiError(400, "invalid_state", str(error)) from None
+    sealed = None if token is None else seals.unseal(token)
+    if sealed is not None and sealed.to_state() == game.to_state():
+        game = sealed
+        game.restores += 1
     save_game(game)
     return game.to_state()
+
+
+@bp.get("/game/token")
+def game_token():
+    """The game's sealed copy, for the page to keep; ``token`` is null for a game that cannot be sealed."""
+    game = existing_game()
+    return {"token": seals.seal(game), "moves": game.moves}
 
 
 @bp.post("/game/moves")
@@ -168,6 +189,17 @@ def requested_directions(body):
     if not all(isinstance(direction, str) and direction in DIRECTIONS for direction in directions):
         raise ApiError(400, "invalid_direction", f"direction must be one of: {', '.join(DIRECTIONS)}")
     return directions
+
+
+def query_number(name, default, high, low=0):
+    """The query argument ``name`` as a whole number from ``low`` to ``high`` (ASCII digits only:
+    ``int()`` also reads other scripts' digits and refuses superscripts that ``str.isdigit`` lets by)."""
+    value = request.args.get(name)
+    if value is None:
+        return default
+    if not NUMBER.fullmatch(value) or not low <= int(value) <= high:
+        raise ApiError(400, f"invalid_{name}", f"{name} must be a whole number from {low} to {high}")
+    return int(value)
 
 
 def json_object(required=frozenset(), optional=frozenset(), any_fields=False):

@@ -37,7 +37,7 @@ from .errors import respond
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SCHEMA_REVISION = "0001"  # the newest migration in app/migrations/versions (a test keeps them equal)
+SCHEMA_REVISION = "0002"  # the newest migration in app/migrations/versions (a test keeps them equal)
 # What a database that is down, unreachable or not yet migrated raises.
 UNAVAILABLE = (OperationalError, InterfaceError, ProgrammingError)
 
@@ -50,7 +50,8 @@ def utc_now():
 
 
 class Record(db.Model):
-    """A saved game: what the API shows of it, and the seed, start and directions that replay it."""
+    """A saved game: what the API shows of it, the seed, start and directions that replay it, and
+    the tiles it placed, which rebuild its positions while its seed must stay secret."""
 
     __tablename__ = "records"
 
@@ -68,12 +69,19 @@ class Record(db.Model):
     start: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     directions: Mapped[bytes] = mapped_column(LargeBinary)  # packed two bits a move (engine/record.py)
     direction_count: Mapped[int] = mapped_column(Integer)
+    tiles: Mapped[bytes] = mapped_column(LargeBinary)  # one code a tile (engine/record.py)
+    restores: Mapped[int] = mapped_column(BigInteger, default=0)
 
     __table_args__ = (Index("records_hall_of_fame", "verified", "score"),)
 
     @property
     def assisted(self) -> bool:
         return self.hints > 0 or self.autoplay
+
+    @property
+    def without_help(self) -> bool:
+        """As far as this server knows: no hint or auto-play, and never put back from the browser."""
+        return not self.assisted and not self.restores
 
 
 class Review(db.Model):

@@ -2,8 +2,10 @@
 
 A record is verified only when the engine, replaying its server-chosen seed and its
 directions from a new game, makes exactly its board and score: a state restored
-through PUT /api/game, or a seed the client chose, never is. Record ids are random
-(96 bits), so only the links people share lead to a record.
+through PUT /api/game (unless from the server's own sealed copy), or a seed the client
+chose, never is. A record shows its seed only once its game is over: until then the seed
+would tell the player every tile to come, so the replay rebuilds positions from the tiles
+the game placed. Record ids are random (96 bits), so only the links people share lead to a record.
 """
 
 import re
@@ -17,10 +19,10 @@ from sqlalchemy import select
 
 from . import db as database
 from . import review
-from .api import json_object, load_game
+from .api import json_object, load_game, query_number
 from .db import Record, db
 from .engine import max_tile
-from .engine.board import exponents
+from .engine.record import tiles_text
 from .errors import ApiError
 
 bp = Blueprint("records", __name__, url_prefix="/api/records")
@@ -28,7 +30,6 @@ bp = Blueprint("records", __name__, url_prefix="/api/records")
 MAX_NAME = 24
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{16}")
 DEFAULT_LIMIT, MAX_LIMIT = 20, 100
-BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 @bp.before_request
@@ -43,13 +44,14 @@ def save_record():
     game = load_game()
     if game is None:
         raise ApiError(404, "no_game", "this session has no game to save; play one first")
+    tiles, verified = game.replayed()
     record = Record(
         id=secrets.token_urlsafe(12),
         name=name,
         score=game.score,
         max_tile=max_tile(game.board),
         moves=game.moves,
-        verified=game.verified,
+        verified=verified,
         hints=game.hints,
         autoplay=game.autoplay,
         finished=game.over,
@@ -57,6 +59,8 @@ def save_record():
         start=game.start,
         directions=bytes(game.directions.packed),
         direction_count=len(game.directions),
+        tiles=tiles,
+        restores=game.restores,
     )
     db.session.add(record)
     db.session.commit()
@@ -65,33 +69,28 @@ def save_record():
 
 @bp.get("/<record_id>")
 def get_record(record_id):
+    """The record with what replays it: its directions and the tiles they met, and its seed once
+    the game is over (a game that can still move keeps it secret)."""
     record = find(record_id)
-    letters = review.directions_of(record).to_letters()
-    return {**summary(record), "replay": {"seed": record.seed, "start": record.start, "directions": letters}}
-
-
-@bp.get("/<record_id>/positions")
-def positions(record_id):
-    """Every position of the game, for the replay page: ``boards[i]`` is the board after i moves,
-    16 characters in row order, each the base-36 exponent of its tile (0: empty)."""
-    record = find(record_id)
-    replayed = review.positions(record, list(review.directions_of(record)))
-    boards = ["".join(BASE36[exponent] for exponent in exponents(board)) for board, _score in replayed]
-    return {"boards": boards, "scores": [score for _board, score in replayed]}
+    replay = {
+        "seed": record.seed if record.finished else None,
+        "start": record.start,
+        "directions": review.directions_of(record).to_letters(),
+        "tiles": tiles_text(record.tiles),
+    }
+    return {**summary(record), "replay": replay}
 
 
 @bp.get("/<record_id>/review")
 def review_range(record_id):
     """The solver's review of one range of positions from ``from`` (analysed now or kept from before)."""
     record = find(record_id)
-    first = request.args.get("from", "0")
-    if not first.isdigit() or int(first) >= max(record.direction_count, 1):
-        raise ApiError(400, "invalid_from", f"from must be a position from 0 to {max(record.direction_count - 1, 0)}")
+    first = query_number("from", 0, max(record.direction_count - 1, 0))
     played = list(review.directions_of(record))
-    reviews = review.review_range(record, int(first), played)
-    after = int(first) + len(reviews)
+    reviews = review.review_range(record, first, played)
+    after = first + len(reviews)
     return {
-        "from": int(first),
+        "from": first,
         "reviews": [review.to_dict(item, played[item.position]) for item in reviews],
         "next": after if after < record.direction_count else None,
     }
@@ -112,20 +111,19 @@ def mistakes(record_id):
 @bp.get("")
 def hall_of_fame():
     """Verified records, best score first (the earlier of equal scores first); ``unassisted=1``
-    keeps only games played without hints or auto-play."""
-    limit = request.args.get("limit", str(DEFAULT_LIMIT))
-    if not limit.isdigit() or not 1 <= int(limit) <= MAX_LIMIT:
-        raise ApiError(400, "invalid_limit", f"limit must be a whole number from 1 to {MAX_LIMIT}")
+    keeps only games without help from this server: no hint, no auto-play, never restored."""
+    limit = query_number("limit", DEFAULT_LIMIT, MAX_LIMIT, low=1)
     unassisted = request.args.get("unassisted", "0")
     if unassisted not in ("0", "1"):
         raise ApiError(400, "invalid_unassisted", "unassisted must be 0 or 1")
-    return {"records": [summary(record) for record in best_records(int(limit), unassisted == "1")]}
+    return {"records": [summary(record) for record in best_records(limit, unassisted == "1")]}
 
 
 def best_records(limit, unassisted=False):
+    """``unassisted``: without help from this server, as far as it knows (Record.without_help)."""
     query = select(Record).where(Record.verified.is_(True))
     if unassisted:
-        query = query.where(Record.hints == 0, Record.autoplay.is_(False))
+        query = query.where(Record.hints == 0, Record.autoplay.is_(False), Record.restores == 0)
     query = query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)
     return db.session.scalars(query).all()
 
@@ -147,6 +145,7 @@ def summary(record):
         "moves": record.moves,
         "verified": record.verified,
         "assisted": record.assisted,
+        "restored": record.restores > 0,
         "finished": record.finished,
         "created": record.created.replace(tzinfo=record.created.tzinfo or UTC).isoformat(),  # SQLite drops it
     }

@@ -12,9 +12,9 @@ from sqlalchemy.exc import IntegrityError
 
 from . import hints
 from .db import Record, Review, db
-from .engine import Game, move
+from .engine import move
 from .engine.board import SIZE, exponent_grid, exponents
-from .engine.record import Directions
+from .engine.record import Directions, positions
 
 # The strategy page's four mistakes (the ids of its list items), checked in this order.
 CORNER, TRAPPED, MERGES, FULL = "directions", "trapped", "merges", "full"
@@ -24,11 +24,6 @@ TRAPPED_GAP = 3  # a tile is trapped among neighbours at least 2**3 times its si
 
 def directions_of(record: Record) -> Directions:
     return Directions.from_bytes(record.directions, record.direction_count)
-
-
-def positions(record: Record, directions: list[str]) -> list[tuple[int, int]]:
-    """(board, score) before each of ``directions`` (the record's own, from its start), and after the last."""
-    return [(game.board, game.score) for game in Game.replaying(record.seed, record.start, directions)]
 
 
 def review_range(record: Record, first: int, played: list[str]) -> list[Review]:
@@ -41,12 +36,12 @@ def review_range(record: Record, first: int, played: list[str]) -> list[Review]:
     kept = {review.position: review for review in stored(record.id, first, last)}
     missing = [position for position in range(first, last) if position not in kept]
     if missing:
-        boards = positions(record, played[:last])
+        boards = positions(record.start, played[:last], record.tiles)
         budget = float(current_app.config["REVIEW_BUDGET_MS"])
         fresh = []
         try:  # the solver may be busy with someone's hint (429): what is done by then is kept
             for position in missing:
-                fresh.append(analyse(record.id, position, boards[position][0], played[position], budget))
+                fresh.append(analyse(record.id, position, boards[position], played[position], budget))
         finally:
             keep(fresh)
         kept = {review.position: review for review in stored(record.id, first, last)}

@@ -74,18 +74,21 @@ class Game:
     restores: int = 0  # times it was put back from a copy the server had sealed (see app/seals.py)
 
     @classmethod
-    def new(cls, seed: int | None = None) -> "Game":
-        chosen = seed is not None
+    def new(cls, seed: int | None = None, *, seed_chosen: bool | None = None) -> "Game":
+        """A new game on ``seed``, or on a fresh random one. ``seed_chosen`` says whether the player
+        chose the seed (a record of the game is then never verified); by default, whether one was given."""
+        chosen = seed is not None if seed_chosen is None else seed_chosen
         seed = _seed_or_fresh(seed)
         return cls(board=start_board(_rng(seed, "start")), seed=seed, seed_chosen=chosen)
 
     @classmethod
-    def from_state(cls, state: dict, seed: int | None = None) -> "Game":
+    def from_state(cls, state: dict, seed: int | None = None, *, seed_chosen: bool | None = None) -> "Game":
         """Game from a client's state; ``over`` in it is ignored and recomputed.
 
-        Without a seed its tiles to come are as unpredictable as a new game's.
+        Without a seed its tiles to come are as unpredictable as a new game's; ``seed_chosen`` as in ``new``.
         """
-        game = cls(**parse_state(state), seed=_seed_or_fresh(seed), seed_chosen=seed is not None)
+        chosen = seed is not None if seed_chosen is None else seed_chosen
+        game = cls(**parse_state(state), seed=_seed_or_fresh(seed), seed_chosen=chosen)
         game.start = game.start_state()
         return game
 
@@ -196,17 +199,23 @@ class Game:
         """The state as a restore gives it: ``over`` is always recomputed."""
         return {key: value for key, value in self.to_state().items() if key in STATE_KEYS}
 
-    def replayed(self) -> tuple[bytes, bool]:
-        """Replay the game from its seed, start and directions: every tile it placed (see
-        record.py; a new game's two start tiles first), and whether it is verified: played on
-        the server from its first move, on a seed the server chose, and replaying to exactly
-        this board and score."""
-        replaying = Game.replaying(self.seed, self.start, self.directions)
-        replayed, _ = next(replaying)  # the one game, moved on in place by each step
-        tiles = bytearray(start_tiles(replayed.board) if self.start is None else b"")
+    @classmethod
+    def replay_tiles(cls, seed: int, start: dict | None, directions) -> tuple["Game", bytes]:
+        """As ``replay``, with every tile the game placed (codes, see record.py): a new game's two
+        start tiles first, then one a move."""
+        replaying = cls.replaying(seed, start, directions)
+        game, _ = next(replaying)  # the one game, moved on in place by each step
+        tiles = bytearray(start_tiles(game.board) if start is None else b"")
         tiles.extend(tile_code(*tile) for _game, tile in replaying)
+        return game, bytes(tiles)
+
+    def replayed(self) -> tuple[bytes, bool]:
+        """Replay the game from its seed, start and directions: the tiles it placed, and whether
+        it is verified: played on the server from its first move, on a seed the server chose,
+        and replaying to exactly this board and score."""
+        replayed, tiles = Game.replay_tiles(self.seed, self.start, self.directions)
         exact = (replayed.board, replayed.score) == (self.board, self.score)
-        return bytes(tiles), exact and self.start is None and not self.seed_chosen
+        return tiles, exact and self.start is None and not self.seed_chosen
 
     @property
     def verified(self) -> bool:

@@ -16,7 +16,7 @@ valid moves after its start: the record is bounded by the rules.
 import base64
 import binascii
 
-from .board import CELL_BITS, MAX_TILE, SIZE, exponents
+from .board import CELL_BITS, MAX_TILE, SIZE, exponents, pack
 from .errors import InvalidState
 from .moves import DIRECTIONS, move
 
@@ -103,9 +103,14 @@ def placed(board: int, code: int) -> int:
     return board | exponent << (CELL_BITS * cell)
 
 
-def positions(board: int, directions, tiles: bytes) -> list[int]:
-    """The board before each of ``directions`` and after the last, from ``board`` and the tile each
-    move placed: the engine's slides and no randomness, so no seed is needed."""
+def positions(start: dict | None, directions, tiles: bytes) -> list[int]:
+    """The board before each of ``directions`` and after the last, from the ``start`` state (None:
+    a new game, whose two start tiles lead ``tiles``) and the tile each move placed: the engine's
+    slides and no randomness, so no seed is needed."""
+    if start is None:
+        board, tiles = placed(placed(0, tiles[0]), tiles[1]), tiles[2:]
+    else:
+        board = pack(start["board"])
     boards = [board]
     for direction, code in zip(directions, tiles, strict=False):
         boards.append(placed(move(boards[-1], direction)[0], code))

@@ -7,6 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.api import MAX_RESTORE_LENGTH
+
 ROUTES = [("post", "/api/game"), ("put", "/api/game"), ("post", "/api/game/moves"), ("post", "/api/game/keep-playing")]
 
 
@@ -26,9 +28,15 @@ def test_malformed_json_is_a_400_never_a_500(client, method, path, raw):
 
 
 def test_bodies_over_the_cap_are_413(client):
-    reply = client.put("/api/game", data=b"{" + b" " * 10_000 + b"}", content_type="application/json")
+    reply = client.post("/api/game/moves", data=b"{" + b" " * 10_000 + b"}", content_type="application/json")
     assert reply.status_code == 413
     assert reply.get_json()["error"]["code"] == "request_entity_too_large"
+
+
+def test_a_restore_has_a_cap_of_its_own_for_the_sealed_copy_it_carries(client):
+    assert chunked(client, b"{" + b" " * 60_000 + b"}", method="PUT", path="/api/game").status_code == 400
+    over = chunked(client, b"{" + b" " * MAX_RESTORE_LENGTH + b"}", method="PUT", path="/api/game")
+    assert over.status_code == 413
 
 
 def test_unknown_api_paths_are_json_404(client):
@@ -78,10 +86,11 @@ def test_any_host_header_is_answered_without_a_5xx(client, host, path):
     assert client.get(path, headers={"Host": host}).status_code < 500
 
 
-def chunked(client, body):
+def chunked(client, body, method="POST", path="/api/game/moves"):
     """A body sent in chunks, without Content-Length, as gunicorn hands it over."""
-    return client.put(
-        "/api/game",
+    return client.open(
+        path,
+        method=method,
         input_stream=io.BytesIO(body),
         content_type="application/json",
         headers={"Transfer-Encoding": "chunked"},
@@ -106,7 +115,7 @@ def test_a_chunked_body_under_the_cap_is_read_whole(client):
         "moves": 0,
     }
     body = json.dumps(state).encode()
-    assert chunked(client, body + b" " * (4096 - len(body))).status_code == 200
+    assert chunked(client, body + b" " * (4096 - len(body)), method="PUT", path="/api/game").status_code == 200
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

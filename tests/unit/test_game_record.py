@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.engine import DIRECTIONS, MAX_MOVES, Game, InvalidState
-from app.engine.record import MAX_DIRECTIONS, Directions, placed, positions, tiles_text
+from app.engine.record import MAX_DIRECTIONS, Directions, positions, tiles_text
 
 
 def played(game, count, rng=None):
@@ -127,8 +127,7 @@ def test_the_tiles_a_game_placed_rebuild_every_position_without_the_seed():
     game = played(Game.new(), 300)
     tiles, verified = game.replayed()
     assert verified and len(tiles) == 2 + game.moves
-    start = placed(placed(0, tiles[0]), tiles[1])
-    boards = positions(start, game.directions, tiles[2:])
+    boards = positions(None, game.directions, tiles)
     replayed = [position.board for position, _tile in Game.replaying(game.seed, None, game.directions)]
     assert boards == replayed and boards[-1] == game.board
     assert len(tiles_text(tiles)) == len(tiles) and set(tiles_text(tiles)) <= set("0123456789abcdefghijklmnopqrstuv")
@@ -140,7 +139,7 @@ def test_a_restored_game_records_one_tile_a_move():
     game = played(Game.from_state(start), 30)
     tiles, verified = game.replayed()
     assert not verified and len(tiles) == game.moves - 7
-    assert positions(Game.from_state(start).board, game.directions, tiles)[-1] == game.board
+    assert positions(start, game.directions, tiles)[-1] == game.board
 
 
 def test_moves_past_the_move_count_bound_still_draw_fresh_tiles():

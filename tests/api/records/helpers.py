@@ -2,7 +2,8 @@
 
 import random
 
-from app.engine import DIRECTIONS
+from app.engine import DIRECTIONS, unpack
+from app.engine.record import TILE_LETTERS, positions
 
 
 def play(client, count, rng=None):
@@ -28,3 +29,12 @@ def hall_of_fame(client, query=""):
     reply = client.get(f"/api/records{query}")
     assert reply.status_code == 200
     return reply.get_json()["records"]
+
+
+def boards(record):
+    """Every board of a record as the API shows it (``GET /api/records/<id>``), rebuilt from its
+    directions and tiles as the replay page does."""
+    replay = record["replay"]
+    by_letter = {direction[0]: direction for direction in DIRECTIONS}
+    tiles = bytes(TILE_LETTERS.index(letter.encode()) for letter in replay["tiles"])
+    return [unpack(board) for board in positions(replay["start"], [by_letter[d] for d in replay["directions"]], tiles)]

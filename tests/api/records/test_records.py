@@ -14,13 +14,14 @@ from types import SimpleNamespace
 import pytest
 import sqlalchemy
 from alembic.script import ScriptDirectory
+from itsdangerous import URLSafeSerializer
 
 from app.db import MIGRATIONS, SCHEMA_REVISION, db
-from app.engine import DIRECTIONS, Game
+from app.engine import DIRECTIONS, Game, InvalidState, pack
 from bench.client import HttpClient
 from bench.postgres import postgres_server
 from bench.servers import PROJECT_ROOT, gunicorn_server
-from tests.api.records.helpers import hall_of_fame, play, save
+from tests.api.records.helpers import boards, hall_of_fame, play, save
 from tests.play import play_move
 from tests.states import restorable_state
 from tests.worker import modules_of_a_new_worker
@@ -40,13 +41,60 @@ def test_a_saved_game_reads_back_with_every_field(client):
     assert (record["verified"], record["assisted"], record["finished"]) == (True, False, False)
     assert datetime.fromisoformat(record["created"]).utcoffset().total_seconds() == 0
     replay = record["replay"]
-    assert replay["start"] is None and len(replay["directions"]) == 60
-    assert set(record) == {"id", "name", "score", "max_tile", "moves", "verified", "assisted", "finished", "created",
-                           "replay"}  # fmt: skip
+    assert replay["start"] is None and len(replay["directions"]) == 60 and len(replay["tiles"]) == 62
+    assert replay["seed"] is None, "the game can still move: its seed would tell every tile to come"
+    assert set(record) == {"id", "name", "score", "max_tile", "moves", "verified", "assisted", "restored", "finished",
+                           "created", "replay"}  # fmt: skip
 
 
 def test_the_replay_of_a_verified_record_reproduces_the_game(client):
     state = play(client, 150)
+    assert boards(client.get(f"/api/records/{save(client)}").get_json())[-1] == state["board"]
+
+
+def numbers_in(value):
+    """Every whole number a player can read in an answer: its numbers, and the digits in its text."""
+    if isinstance(value, dict):
+        return {n for item in value.items() for part in item for n in numbers_in(part)}
+    if isinstance(value, list):
+        return {n for item in value for n in numbers_in(item)}
+    if isinstance(value, str):
+        return {int(digits) for digits in re.findall(r"[0-9]+", value)}
+    return {value} if isinstance(value, int) else set()
+
+
+def test_nothing_a_player_reads_of_a_saved_unfinished_game_tells_its_tiles_to_come(client):
+    """The seed decides every tile: no answer of the session, its sealed copy, the record, its
+    positions or its review may hold it while the game can still move (nor after a second save)."""
+    rng = random.Random(5)
+    answers = [client.get("/api/game").get_json()]
+    for _ in range(40):
+        answers.append(client.post("/api/game/moves", json={"direction": rng.choice(DIRECTIONS)}).get_json())
+    token = client.get("/api/game/token").get_json()
+    answers += [token, URLSafeSerializer("not the server's key").loads_unsafe(token["token"])[1]]
+    for name in ("Ann", "Ann again"):
+        saved = client.post("/api/records", json={"name": name}).get_json()
+        record = client.get(f"/api/records/{saved['id']}").get_json()
+        answers += [saved, record, client.get("/api/records").get_json(), client.get("/api/game/hint").get_json()]
+        answers += [client.get(f"/api/records/{saved['id']}/{path}").get_json() for path in ("review", "mistakes")]
+    state = client.get("/api/game").get_json()
+    assert not record["finished"] and record["verified"] and not state["over"]
+    by_letter = {direction[0]: direction for direction in DIRECTIONS}
+    directions = [by_letter[letter] for letter in record["replay"]["directions"]]
+    numbers = numbers_in(answers)
+    assert len(numbers) > 50
+    for seed in numbers:
+        if 0 <= seed < 2**63:
+            try:
+                replayed = Game.replay(seed, None, directions)
+            except InvalidState:
+                continue
+            assert replayed.board != pack(state["board"]), f"{seed} replays the game: it tells every tile to come"
+
+
+def test_a_finished_games_record_shows_the_seed_that_replays_it_exactly(client):
+    state = play(client, 10_000, random.Random(11))
+    assert state["over"]
     replay = client.get(f"/api/records/{save(client)}").get_json()["replay"]
     by_letter = {direction[0]: direction for direction in DIRECTIONS}
     game = Game.replay(replay["seed"], replay["start"], [by_letter[letter] for letter in replay["directions"]])
@@ -76,7 +124,7 @@ def test_a_game_on_a_seed_the_client_chose_is_not_verified(client):
     client.post("/api/game", json={"seed": 123})
     play(client, 30)
     record = client.get(f"/api/records/{save(client)}").get_json()
-    assert record["verified"] is False and record["replay"]["seed"] == 123
+    assert record["verified"] is False and record["replay"]["seed"] is None
     assert hall_of_fame(client) == []
 
 
@@ -112,7 +160,11 @@ def test_the_hall_of_fame_lists_verified_records_best_score_first(make_records_a
     assert len(hall_of_fame(app.test_client(), "?limit=2")) == 2
 
 
-@pytest.mark.parametrize("query", ["?limit=0", "?limit=101", "?limit=x", "?limit=-1", "?unassisted=yes"])
+@pytest.mark.parametrize(
+    # Digits of other kinds: superscript two, fullwidth one, circled one.
+    "query", ["?limit=0", "?limit=101", "?limit=x", "?limit=-1", "?unassisted=yes", "?limit=\u00b2", "?limit=\uff11",
+              "?limit=\u2460"],
+)
 def test_bad_hall_of_fame_queries_are_400(client, query):
     reply = client.get(f"/api/records{query}")
     assert reply.status_code == 400 and reply.get_json()["error"]["code"].startswith("invalid_")

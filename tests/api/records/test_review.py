@@ -6,7 +6,7 @@ import pytest
 
 from app import hints
 from app.engine import DIRECTIONS, move, pack
-from tests.api.records.helpers import play, save
+from tests.api.records.helpers import boards, play, save
 
 RANGE = 10
 
@@ -16,31 +16,27 @@ def client(make_records_app):
     return make_records_app(REVIEW_RANGE=RANGE, REVIEW_BUDGET_MS=5).test_client()
 
 
-def board_of(text):
-    return [[0 if char == "0" else 2 ** int(char, 36) for char in text[row * 4:row * 4 + 4]] for row in range(4)]
-
-
-def test_positions_are_every_board_of_the_game(client):
+def test_a_records_tiles_rebuild_every_board_of_the_game(client):
     state = play(client, 30)
-    record_id = save(client)
-    positions = client.get(f"/api/records/{record_id}/positions").get_json()
-    assert len(positions["boards"]) == len(positions["scores"]) == 31
-    assert board_of(positions["boards"][-1]) == state["board"] and positions["scores"][-1] == state["score"]
-    assert sum(map(bool, "".join(positions["boards"][0]).replace("0", ""))) == 2  # a new game's two tiles
+    record = client.get(f"/api/records/{save(client)}").get_json()
+    rebuilt = boards(record)
+    assert len(record["replay"]["tiles"]) == 32 and len(rebuilt) == 31  # a new game's two tiles, then one a move
+    assert rebuilt[-1] == state["board"]
+    assert sum(bool(value) for row in rebuilt[0] for value in row) == 2
 
 
 def test_a_review_range_shows_the_solvers_move_and_the_loss_of_the_played_one(client):
     play(client, 25)
     record_id = save(client)
-    letters = client.get(f"/api/records/{record_id}").get_json()["replay"]["directions"]
-    boards = client.get(f"/api/records/{record_id}/positions").get_json()["boards"]
+    record = client.get(f"/api/records/{record_id}").get_json()
+    letters, positions = record["replay"]["directions"], boards(record)
     reply = client.get(f"/api/records/{record_id}/review?from=10")
     assert reply.status_code == 200
     body = reply.get_json()
     assert body["from"] == 10 and body["next"] == 20
     assert [item["position"] for item in body["reviews"]] == list(range(10, 20))
     for item in body["reviews"]:
-        board = pack(board_of(boards[item["position"]]))
+        board = pack(positions[item["position"]])
         assert item["played"][0] == letters[item["position"]]
         assert move(board, item["best"])[0] != board and set(item["scores"]) <= set(DIRECTIONS)
         assert item["loss"] == pytest.approx(item["scores"][item["best"]] - item["scores"][item["played"]], abs=1e-3)
@@ -96,13 +92,17 @@ def test_the_biggest_mistakes_come_costliest_first(client):
     assert after["mistakes"] == expected[:10]
 
 
-@pytest.mark.parametrize("query", ["?from=-1", "?from=x", "?from=20", "?from=99999999999999999999"])
+@pytest.mark.parametrize(
+    # Digits of other kinds: superscript two, circled one, mathematical bold zero, Arabic-Indic one.
+    "query", ["?from=-1", "?from=x", "?from=20", "?from=99999999999999999999", "?from=\u00b2", "?from=\u2460",
+              "?from=\U0001d7ce", "?from=\u0661"],
+)
 def test_bad_review_ranges_are_400(client, query):
     play(client, 20)
     reply = client.get(f"/api/records/{save(client)}/review{query}")
     assert reply.status_code == 400 and reply.get_json()["error"]["code"] == "invalid_from"
 
 
-@pytest.mark.parametrize("path", ["positions", "review", "mistakes"])
+@pytest.mark.parametrize("path", ["review", "mistakes"])
 def test_unknown_records_have_no_review(client, path):
     assert client.get(f"/api/records/AAAAAAAAAAAAAAAA/{path}").status_code == 404
