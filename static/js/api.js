@@ -72,7 +72,9 @@ export function createApi(root = '/api') {
   return {
     getGame: () => request('GET', '/game'),
     newGame: (seed) => request('POST', '/game', seed === undefined ? {} : { seed }),
-    putGame: (state) => request('PUT', '/game', state),
+    /** Put a saved game back; with the sealed copy the server gave for it (`token`), as the server had it. */
+    putGame: (state, token) => request('PUT', '/game', token ? { ...state, token } : state),
+    sealedCopy: () => request('GET', '/game/token'),
     /** A batch of directions played in order from the game at `moves` valid moves. */
     move: (directions, moves, id) => request('POST', '/game/moves', { directions, moves, id }),
     keepPlaying: () => request('POST', '/game/keep-playing', {}),

@@ -9,6 +9,8 @@ import { predictMove } from './slide.js';
 import { connect, isFinished } from './server.js';
 import { directionName, fill } from './text.js';
 
+const SEAL_AFTER_MS = 1000; // a pause in play this long asks for the game's sealed copy
+
 function notify(listeners, value) {
   for (const listener of listeners) {
     try {
@@ -26,7 +28,33 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
   let best = storage.loadBest();
   let shownFinished = null; // the finished state the overlay was last shown for
 
-  const server = connect({ api, notice, onChange, maxBatch });
+  const server = connect({ api, notice, onChange, maxBatch, sealedCopy });
+
+  /** The token of the sealed copy kept for `state`, if the page has one. */
+  function sealedCopy(state) {
+    const kept = storage.loadSealedCopy();
+    return kept && kept.moves === state.moves ? kept.token : undefined;
+  }
+
+  let sealTimer = 0;
+  /**
+   * Once play pauses, keep the server's sealed copy of the game: if the server forgets the session,
+   * the restore that carries it keeps the game verified (app/seals.py).
+   */
+  function keepSealedCopy() {
+    clearTimeout(sealTimer);
+    sealTimer = setTimeout(async () => {
+      const state = server.state();
+      const kept = storage.loadSealedCopy();
+      if (isBusy() || !state || state.moves === 0 || (kept && kept.moves === state.moves)) return;
+      try {
+        const sealed = await server.sealedCopy();
+        if (sealed.token && sealed.moves === server.state().moves) storage.saveSealedCopy(sealed);
+      } catch {
+        // asked again after the next change
+      }
+    }, SEAL_AFTER_MS);
+  }
 
   /** The confirmed game with every pending move's slide applied: what the board shows. */
   function projection() {
@@ -93,6 +121,8 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
       const shown = projection();
       view.show(shown.board, { replace: event.kind === 'new' });
       storage.saveGame(state);
+      if (event.kind === 'new') storage.saveSealedCopy(null);
+      keepSealedCopy();
       if (state.score > best) {
         best = state.score;
         storage.saveBest(best);

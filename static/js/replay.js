@@ -1,10 +1,12 @@
 // The replay page: a saved game's positions shown move by move (play/pause, step, speed, scrubber,
 // keyboard and swipes), with the solver's review of the position shown and of the whole game.
 //
-// The server sends every position; the page animates a step with the same slide prediction the
-// game page uses, then shows the next position, whose new tile appears.
+// The page rebuilds every position from the record's directions and tiles (positions.js), animates a
+// step with the same slide prediction the game page uses, then shows the next position, whose new
+// tile appears.
 
 import { bindSwipe } from './input.js';
+import { positions } from './positions.js';
 import { BoardTable, BoardView } from './render.js';
 import { fetchJson, createReview } from './review.js';
 import { predictMove } from './slide.js';
@@ -18,12 +20,6 @@ const root = $('replay');
 const messages = readMessages();
 const apiRoot = `${root.dataset.apiRoot}/records/${root.dataset.record}`;
 const format = numberFormat();
-
-/** A board as the positions API sends it: 16 base-36 exponents in row order. */
-function decode(text) {
-  const cells = [...text].map((c) => (c === '0' ? 0 : 2 ** parseInt(c, 36)));
-  return [0, 4, 8, 12].map((i) => cells.slice(i, i + 4));
-}
 
 const view = new BoardView($('tiles'), { table: new BoardTable($('cells'), { empty: messages.empty, format }) });
 const scrubber = $('scrubber');
@@ -117,10 +113,9 @@ function bindControls() {
 
 async function start() {
   try {
-    const [record, positions] = await Promise.all([fetchJson(apiRoot), fetchJson(`${apiRoot}/positions`)]);
+    const record = await fetchJson(apiRoot);
     directions = [...record.replay.directions].map((letter) => LETTERS[letter]);
-    boards = positions.boards.map(decode);
-    scores = positions.scores;
+    ({ boards, scores } = positions(record.replay, directions));
   } catch {
     $('position').textContent = messages.unavailable;
     return;

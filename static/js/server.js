@@ -48,9 +48,12 @@ function noticing(api, notice) {
  * "kept", "loaded" (a saved game shown before the server answered), "restored" (the server had
  * forgotten the game and has ours back), "resync" (the server has our game), "reset" (it has
  * another) or "busy". Whenever the server's game is not the one the keys were pressed on, the
- * keys not yet played are dropped.
+ * keys not yet played are dropped. `sealedCopy(state)` gives the server's sealed copy of that state,
+ * if the page kept one: sent with a restore, it gives the game back as the server had it.
+ *
+ * A forgotten game with no move is not put back: the server's new game is as good.
  */
-export function connect({ api: plainApi, notice, onChange, maxBatch }) {
+export function connect({ api: plainApi, notice, onChange, maxBatch, sealedCopy }) {
   const api = noticing(plainApi, notice);
   let confirmed = null; // the server's game as last heard, or the saved one until it answers
   let verified = false; // whether `confirmed` came from the server
@@ -107,8 +110,8 @@ export function connect({ api: plainApi, notice, onChange, maxBatch }) {
         return 'moved';
       } catch (err) {
         const { error, state } = err.data || {};
-        if (err.status === 404 && !restored) {
-          await withRetry(() => api.putGame(confirmed), hooks); // forgotten: ours back, send again
+        if (err.status === 404 && !restored && confirmed.moves > 0) {
+          await withRetry(() => api.putGame(confirmed, sealedCopy(confirmed)), hooks); // forgotten: ours back, send again
           continue;
         }
         queued = []; // not played: the keys after it were pressed on a board that will not be
@@ -139,16 +142,16 @@ export function connect({ api: plainApi, notice, onChange, maxBatch }) {
     return run;
   }
 
-  /** The server's game; if it has forgotten it, ours put back. */
-  async function serverGame() {
-    const server = await withRetry(() => api.getGame(), hooks);
-    if (!server.created || !confirmed) return { state: server, restored: false };
+  /** The server's game (its `answer`, if already asked); if it has forgotten one with moves, ours put back. */
+  async function serverGame(answer) {
+    const server = answer || (await withRetry(() => api.getGame(), hooks));
+    if (!server.created || !confirmed || confirmed.moves === 0) return { state: server, restored: false };
     return restore(server);
   }
 
   async function restore(fallback) {
     try {
-      return { state: await withRetry(() => api.putGame(confirmed), hooks), restored: true };
+      return { state: await withRetry(() => api.putGame(confirmed, sealedCopy(confirmed)), hooks), restored: true };
     } catch (err) {
       console.warn('2048: could not restore the saved game', err);
       return { state: fallback, restored: false };
@@ -221,11 +224,14 @@ export function connect({ api: plainApi, notice, onChange, maxBatch }) {
       const server = await withRetry(() => api.getGame(), hooks);
       if (confirmed !== before || busy()) return;
       if (server.created) {
-        await control(async () => onChange({ kind: take(await restore(server)) }));
+        await control(async () => onChange({ kind: take(await serverGame(server)) }));
       } else if (!sameState(server, confirmed)) {
         confirm(server, 'reset');
       }
     },
+
+    /** The server's sealed copy of its game: {token, moves}. */
+    sealedCopy: () => api.sealedCopy(),
 
     /** The solver's move for the confirmed game; a forgotten game is put back first. */
     async hint() {
@@ -234,7 +240,7 @@ export function connect({ api: plainApi, notice, onChange, maxBatch }) {
           return await withRetry(() => api.hint(), hooks);
         } catch (err) {
           if (err.status !== 404 || restored || !confirmed) throw err;
-          await control(async () => onChange({ kind: take(await restore(confirmed)) }));
+          await control(async () => onChange({ kind: take(await serverGame()) }));
         }
       }
     },

@@ -4,6 +4,7 @@
 const BEST_KEY = 'bestScore';
 const STATE_KEY = 'gameState';
 const RECORD_NAME_KEY = '2048-record-name';
+const SEALED_KEY = 'gameSealed';
 
 function storage() {
   try {
@@ -102,4 +103,19 @@ export function onGameSaved(listener) {
   };
   window.addEventListener('storage', handler);
   return () => window.removeEventListener('storage', handler);
+}
+
+/** The server's sealed copy of the game at `moves` valid moves ({token, moves}), or null. */
+export function loadSealedCopy() {
+  try {
+    const sealed = JSON.parse(read(SEALED_KEY));
+    return sealed && typeof sealed.token === 'string' && Number.isInteger(sealed.moves) ? sealed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keep `sealed` ({token, moves}); null forgets the copy kept (a new game). */
+export function saveSealedCopy(sealed) {
+  write(SEALED_KEY, JSON.stringify(sealed && { token: sealed.token, moves: sealed.moves }));
 }

@@ -76,6 +76,30 @@ def test_lost_session_is_restored_from_local_storage(page):
     assert dom_board(page) == server_state(page)["board"]
 
 
+def test_a_lost_session_comes_back_verified_from_the_sealed_copy(page):
+    """Once play pauses, the page keeps the server's sealed copy of its game; put back with it, a
+    game the server forgot is still one it can vouch for (a record of it is verified)."""
+    load(page)
+    play(page)
+    moves = server_state(page)["moves"]
+    kept = "moves => JSON.parse(localStorage.getItem('gameSealed') || 'null')?.moves === moves"
+    page.wait_for_function(kept, arg=moves)
+    board = dom_board(page)
+
+    page.context.clear_cookies()
+    with page.expect_request(lambda r: r.url.endswith("/api/game") and r.method == "PUT") as put:
+        page.reload()
+    assert put.value.post_data_json["token"] == json.loads(local(page, "gameSealed"))["token"]
+    wait_idle(page)
+    assert dom_board(page) == board == server_state(page)["board"]
+    record = page.evaluate("""async () => {
+        const saved = await (await fetch('/api/records', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                                          body: JSON.stringify({name: 'Ann'})})).json();
+        return (await fetch(`/api/records/${saved.id}`)).json();
+    }""")
+    assert record["verified"] and record["restored"] and record["moves"] == moves
+
+
 def test_best_score_is_live_kept_by_new_game_and_reload(page):
     board = [[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]
     put_game(page, board, score=500, moves=40)
