@@ -36,12 +36,15 @@ DEFAULTS = {
     "API_RATE_LIMIT": "40 per second; 1500 per minute",
     # Per client address: a browser makes one; a household or an office behind one address a few.
     "NEW_SESSION_RATE_LIMIT": "10 per minute; 200 per day",
+    # Over every address: the last line against filling the session store from many addresses.
+    "NEW_SESSION_GLOBAL_LIMIT": "300 per minute",
     # Per session: fast auto-play asks about five hints a second.
     "HINT_RATE_LIMIT": "10 per second; 400 per minute",
-    # Milliseconds of solver time per client address, over all its sessions: a third of a core
-    # over a minute at most, so late-game auto-play (about 100 ms a hint) keeps its normal pace
-    # of some three hints a second, and one address cannot take the solver from everyone.
-    "HINT_TIME_LIMIT": "500 per second; 20000 per minute",
+    # Milliseconds of heavy work per client address, over all its sessions (the solver's hints and
+    # reviews, replaying a long game to save it): a third of a core over a minute at most, so
+    # late-game auto-play (about 100 ms a hint) keeps its normal pace of some three hints a
+    # second, and one address cannot take the solver or the workers from everyone.
+    "WORK_TIME_LIMIT": "500 per second; 20000 per minute",
     "SOLVER_BUDGET_MS": 100,
     # Saved records, per session and per client address: plenty for sharing, too few to spam.
     "RECORD_SESSION_LIMIT": "5 per minute; 50 per day",

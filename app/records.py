@@ -14,7 +14,6 @@ import unicodedata
 from datetime import UTC
 
 from flask import Blueprint, current_app, request, session, url_for
-from flask_limiter.util import get_remote_address
 from sqlalchemy import select
 
 from . import db as database
@@ -24,6 +23,7 @@ from .db import Record, db
 from .engine import max_tile
 from .engine.record import tiles_text
 from .errors import ApiError
+from .security import client_address, within_work_time
 
 bp = Blueprint("records", __name__, url_prefix="/api/records")
 
@@ -161,7 +161,7 @@ def player_name(value):
 
 def session_key():
     """Saves are limited per session as well as per address: a session is one player."""
-    return f"session:{session.sid}" if getattr(session, "sid", None) else get_remote_address()
+    return f"session:{session.sid}" if getattr(session, "sid", None) else client_address()
 
 
 def init_app(app):
@@ -174,8 +174,8 @@ def init_app(app):
         lambda: current_app.config["RECORD_SESSION_LIMIT"], key_func=session_key, override_defaults=False
     )
     per_address = limiter.limit(lambda: current_app.config["RECORD_ADDRESS_LIMIT"], override_defaults=False)
-    save = per_address(per_session(save))
+    save = per_address(per_session(within_work_time(save)))
     app.view_functions["records.save_record"] = save
     app.view_functions["records.review_range"] = limiter.limit(
         lambda: current_app.config["REVIEW_RATE_LIMIT"], override_defaults=False
-    )(app.view_functions["records.review_range"])
+    )(within_work_time(app.view_functions["records.review_range"]))

@@ -78,7 +78,7 @@ def analysed(record_id: str) -> int:
 def analyse(record_id: str, position: int, board: int, played: str, budget_ms: float) -> Review:
     """The best move is the one with the top score, not the hint's move: a search cut short by its
     budget may pick another move than its scores rank first, and the loss must compare like with like."""
-    scores = hints.suggest(board, budget_ms, current_app.instance_path).scores
+    scores = hints.review(board, budget_ms, current_app.instance_path).scores
     best = max(scores, key=scores.__getitem__)
     loss = round(scores[best] - scores[played], 3)  # rounding drops float noise
     mistake = broken_advice(board, played, best) if loss > 0 else None

@@ -1,5 +1,6 @@
 """Safe-by-default HTTP: security headers, cross-site request refusal, rate limits."""
 
+import ipaddress
 import math
 import time
 from functools import wraps
@@ -32,66 +33,87 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def init_app(app, api_blueprint):
-    """Limits are per client address, shared through Redis when Redis holds the sessions.
+    """Limits are per client address (client_address), shared through Redis when Redis holds the sessions.
 
     The API limit is one count per address over every API route. New sessions have a
     count of their own, so one address cannot fill the session store: a request that
     would make one is refused once the address is over it, and only a session actually
-    stored counts. One Limiter per app (not a module global) so that apps built side by
-    side, as the tests do, never share counters.
+    stored counts; a count over every address is the last line. One Limiter per app (not
+    a module global) so that apps built side by side, as the tests do, never share counters.
     """
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"] or "memory://")
     # Counters out of reach raise limits' own StorageError (a 503, see errors.py), not Redis's.
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"wrap_exceptions": True})
-    limiter = app.extensions["rate_limiter"] = Limiter(get_remote_address, app=app)
+    limiter = app.extensions["rate_limiter"] = Limiter(client_address, app=app)
     limiter.shared_limit(lambda: current_app.config["API_RATE_LIMIT"], scope="api")(api_blueprint)
-    limiter.shared_limit(
-        lambda: current_app.config["NEW_SESSION_RATE_LIMIT"],
-        scope="new-session",
-        exempt_when=lambda: not store.session_is_new(),
-        deduct_when=lambda _response: bool(session) and store.session_is_new(),
-    )(api_blueprint)
+    for scope, setting, key in (
+        ("new-session", "NEW_SESSION_RATE_LIMIT", client_address),
+        ("new-session-everyone", "NEW_SESSION_GLOBAL_LIMIT", lambda: "everyone"),
+    ):
+        limiter.shared_limit(
+            lambda setting=setting: current_app.config[setting],
+            scope=scope,
+            key_func=key,
+            exempt_when=lambda: not store.session_is_new(),
+            deduct_when=lambda _response: bool(session) and store.session_is_new(),
+        )(api_blueprint)
     app.view_functions["api.hint"] = limiter.limit(
         lambda: current_app.config["HINT_RATE_LIMIT"], key_func=session_or_address, override_defaults=False
-    )(within_hint_time(app.view_functions["api.hint"]))
+    )(within_work_time(app.view_functions["api.hint"]))
     app.before_request(refuse_cross_site_writes)
     app.after_request(add_security_headers)
 
 
+def client_address():
+    """The client's address as the limits count it: an IPv6 address by its /64, which one
+    machine's network gets whole (2**64 addresses), and an IPv4-mapped one as its IPv4."""
+    address = get_remote_address()
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped:
+        return str(ip.ipv4_mapped)
+    if ip.version == 6:
+        return str(ipaddress.ip_network((ip, 64), strict=False))
+    return address
+
+
 def session_or_address():
     """A session with a game is limited on its own; other requests by their address."""
-    return session.sid if "game" in session else get_remote_address()
+    return session.sid if "game" in session else client_address()
 
 
-def within_hint_time(hint):
-    """The solver's time is shared per client address, whatever its number of sessions.
+def within_work_time(view):
+    """Heavy work is shared per client address, whatever its number of sessions: the solver
+    (hints, auto-play, reviews) and replays whose cost grows with a game's length (saving a record).
 
-    Each hint's time is charged, in milliseconds, to HINT_TIME_LIMIT; an address that has
-    used it up is answered 429 before the solver runs, so its hints cannot crowd other
-    players' moves out of the workers.
+    Each request's time is charged, in milliseconds, to WORK_TIME_LIMIT; an address that has
+    used it up is answered 429 before the work starts, so it cannot crowd other players' moves
+    out of the workers.
     """
 
-    @wraps(hint)
+    @wraps(view)
     def limited(*args, **kwargs):
         limiter = current_app.extensions["rate_limiter"]
         if not limiter.enabled:
-            return hint(*args, **kwargs)
-        limits, address = parse_many(current_app.config["HINT_TIME_LIMIT"]), get_remote_address()
+            return view(*args, **kwargs)
+        limits, address = parse_many(current_app.config["WORK_TIME_LIMIT"]), client_address()
         for limit in limits:
-            if not limiter.limiter.test(limit, "hint-time", address):
-                reset = limiter.limiter.get_window_stats(limit, "hint-time", address).reset_time
+            if not limiter.limiter.test(limit, "work-time", address):
+                reset = limiter.limiter.get_window_stats(limit, "work-time", address).reset_time
                 response = respond(
-                    429, "too_many_requests", "this address has used its share of hint time; try again later"
+                    429, "too_many_requests", "this address has used its share of the server's time; try again later"
                 )
                 response.headers["Retry-After"] = str(max(1, math.ceil(reset - time.time())))
                 return response
         started = time.perf_counter()
         try:
-            return hint(*args, **kwargs)
+            return view(*args, **kwargs)
         finally:
             spent = math.ceil((time.perf_counter() - started) * 1000)
             for limit in limits:
-                limiter.limiter.hit(limit, "hint-time", address, cost=spent)
+                limiter.limiter.hit(limit, "work-time", address, cost=spent)
 
     return limited
 

@@ -124,12 +124,12 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--hint-time-limit", help="FLASK_HINT_TIME_LIMIT for the server (default: the app's)")
+    parser.add_argument("--work-time-limit", help="FLASK_WORK_TIME_LIMIT for the server (default: the app's)")
     parser.add_argument("--respect-retry-after", action="store_true", help="the flooders wait as a 429 asks")
     args = parser.parse_args(argv)
     from bench.servers import gunicorn_server
 
-    env = {"FLASK_HINT_TIME_LIMIT": args.hint_time_limit} if args.hint_time_limit else {}
+    env = {"FLASK_WORK_TIME_LIMIT": args.work_time_limit} if args.work_time_limit else {}
     with gunicorn_server(env=env, args=["--workers", str(args.workers)]) as server:
         result = run(server.url, args.players, args.flooders, args.seconds, args.rounds, args.respect_retry_after)
     print(json.dumps(result, indent=2))

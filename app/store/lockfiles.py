@@ -17,10 +17,10 @@ def open_lock_file(path: Path):
         raise StoreUnavailable(f"cannot open the lock file {path}: {error}") from error
 
 
-def try_flock(file) -> bool:
-    """Take ``file``'s lock if nobody holds it, without waiting."""
+def try_flock(file, shared=False) -> bool:
+    """Take ``file``'s lock (exclusive, or ``shared`` with other shared holders) if it is free, without waiting."""
     try:
-        fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(file, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         return True
     except BlockingIOError:
         return False

@@ -89,7 +89,7 @@ def late_game(client):
 
 
 def test_hint_time_is_limited_per_client_address_across_its_sessions(make_app):
-    app = make_app(RATELIMIT_ENABLED=True, HINT_TIME_LIMIT="60 per minute", SOLVER_BUDGET_MS=50)
+    app = make_app(RATELIMIT_ENABLED=True, WORK_TIME_LIMIT="60 per minute", SOLVER_BUDGET_MS=50)
     players = [app.test_client() for _ in range(4)]
     for player in players:
         late_game(player)
@@ -106,7 +106,7 @@ def test_hint_time_is_limited_per_client_address_across_its_sessions(make_app):
 
 
 def test_hint_time_of_other_addresses_is_not_held_back(make_app):
-    app = make_app(RATELIMIT_ENABLED=True, HINT_TIME_LIMIT="60 per minute", SOLVER_BUDGET_MS=50)
+    app = make_app(RATELIMIT_ENABLED=True, WORK_TIME_LIMIT="60 per minute", SOLVER_BUDGET_MS=50)
     flooder, other = app.test_client(), app.test_client()
     late_game(flooder)
     late_game(other)

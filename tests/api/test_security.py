@@ -4,6 +4,7 @@ import time
 
 import pytest
 
+from app import security
 from app.engine import Game
 from tests.api.stored import entry_count
 from tests.states import restorable_state
@@ -131,6 +132,36 @@ def test_new_sessions_per_client_address_are_limited(make_app):
     assert int(refused.headers["Retry-After"]) > 0 and "Set-Cookie" not in refused.headers
     assert entry_count(app) == 3
     assert players[0].post("/api/game/moves", json={"direction": "left"}).status_code == 200
+
+
+def test_new_sessions_over_every_address_have_a_last_line(make_app):
+    app = make_app(RATELIMIT_ENABLED=True, NEW_SESSION_GLOBAL_LIMIT="3 per minute")
+    addresses = [f"127.0.0.{n}" for n in range(2, 6)]
+    players = [app.test_client() for _ in addresses]
+    for player, address in zip(players, addresses, strict=True):
+        player.environ_base["REMOTE_ADDR"] = address
+    assert [player.get("/api/game").status_code for player in players[:3]] == [200, 200, 200]
+    refused = players[3].get("/api/game")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert players[0].post("/api/game/moves", json={"direction": "left"}).status_code == 200  # sessions play on
+
+
+@pytest.mark.parametrize(
+    ("addresses", "same"),
+    [
+        (["2001:db8::1", "2001:db8::ffff:1"], True),  # one /64: one network, counted as one client
+        (["2001:db8::1", "2001:db8:0:1::1"], False),
+        (["::ffff:127.0.0.2", "127.0.0.2"], True),  # an IPv4 address written as IPv6 is that address
+        (["127.0.0.2", "127.0.0.3"], False),
+    ],
+)
+def test_limits_count_an_ipv6_network_by_its_slash_64(app, addresses, same):
+    """Documentation addresses (RFC 3849): no request leaves the process."""
+    keys = set()
+    for address in addresses:
+        with app.test_request_context(environ_base={"REMOTE_ADDR": address}):
+            keys.add(security.client_address())
+    assert (len(keys) == 1) is same
 
 
 def test_hsts_is_sent_only_on_https_answers(make_app):

@@ -25,7 +25,7 @@ def live_server(tmp_path_factory):
             # The page, the API replays and every test share one client address.
             "API_RATE_LIMIT": "100000 per second",
             "NEW_SESSION_RATE_LIMIT": "100000 per second",
-            "HINT_TIME_LIMIT": "100000000 per second",
+            "WORK_TIME_LIMIT": "100000000 per second",
         }
     )
     with served(app) as url:

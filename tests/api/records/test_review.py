@@ -1,5 +1,7 @@
 """The replay's positions and the solver's review of a record, range by range, never twice."""
 
+import threading
+import time
 from dataclasses import replace
 
 import pytest
@@ -51,13 +53,13 @@ def test_the_best_move_is_the_top_scored_one_even_where_the_hint_moved_otherwise
     the review still names the top-scored move, and measures the played move's loss from it."""
     play(client, 15)
     record_id = save(client)
-    suggest = hints.suggest
+    suggest = hints.review
 
     def lowest_scored(board, *args):
         hint = suggest(board, *args)
         return replace(hint, direction=min(hint.scores, key=hint.scores.__getitem__))
 
-    monkeypatch.setattr(hints, "suggest", lowest_scored)
+    monkeypatch.setattr(hints, "review", lowest_scored)
     reviews = client.get(f"/api/records/{record_id}/review?from=0").get_json()["reviews"]
     assert any(len(set(item["scores"].values())) > 1 for item in reviews)
     for item in reviews:
@@ -70,8 +72,8 @@ def test_no_position_is_analysed_twice(client, monkeypatch):
     play(client, 15)
     record_id = save(client)
     calls = []
-    suggest = hints.suggest
-    monkeypatch.setattr(hints, "suggest", lambda board, *args: calls.append(board) or suggest(board, *args))
+    suggest = hints.review
+    monkeypatch.setattr(hints, "review", lambda board, *args: calls.append(board) or suggest(board, *args))
     first = client.get(f"/api/records/{record_id}/review?from=0").get_json()
     assert len(calls) == RANGE
     again = client.get(f"/api/records/{record_id}/review?from=0").get_json()
@@ -106,3 +108,55 @@ def test_bad_review_ranges_are_400(client, query):
 @pytest.mark.parametrize("path", ["review", "mistakes"])
 def test_unknown_records_have_no_review(client, path):
     assert client.get(f"/api/records/AAAAAAAAAAAAAAAA/{path}").status_code == 404
+
+
+def test_reviews_draw_on_the_addresss_time_with_its_hints(make_records_app):
+    """Every use of the solver counts against one budget per address: a reviewer's hints wait too."""
+    app = make_records_app(RATELIMIT_ENABLED=True, WORK_TIME_LIMIT="300 per minute", API_RATE_LIMIT="1000 per second",
+                           REVIEW_RANGE=10, REVIEW_BUDGET_MS=10, REVIEW_RATE_LIMIT="1000 per second")  # fmt: skip
+    reviewer, other = app.test_client(), app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "127.0.0.3"
+    play(reviewer, 200)
+    record_id = save(reviewer)
+    statuses, first = [], 0
+    while 429 not in statuses and len(statuses) < 100:
+        reply = reviewer.get(f"/api/records/{record_id}/review?from={first}")
+        statuses.append(reply.status_code)
+        first = (reply.get_json() or {}).get("next") or 0
+    assert statuses[0] == 200 and statuses[-1] == 429
+    assert reviewer.get("/api/game/hint").get_json()["error"]["code"] == "too_many_requests"
+    other.get("/api/game")
+    assert other.get("/api/game/hint").status_code == 200
+
+
+def test_a_players_hint_goes_before_another_addresss_review(make_records_app):
+    """While one address reviews a game without a pause, another's hints are all answered."""
+    app = make_records_app(REVIEW_RANGE=25, REVIEW_BUDGET_MS=30)
+    reviewer, player = app.test_client(), app.test_client()
+    reviewer.environ_base["REMOTE_ADDR"], player.environ_base["REMOTE_ADDR"] = "127.0.0.2", "127.0.0.3"
+    play(reviewer, 400)
+    record_id = save(reviewer)
+    play(player, 30)
+    reviewing, analysed = threading.Event(), []
+
+    def review():
+        first = 0
+        while not reviewing.is_set():
+            reply = reviewer.get(f"/api/records/{record_id}/review?from={first}")
+            if reply.status_code == 200:
+                analysed.append(len(reply.get_json()["reviews"]))
+                first = reply.get_json()["next"] or 0
+
+    thread = threading.Thread(target=review)
+    thread.start()
+    try:
+        time.sleep(0.3)
+        hints = []
+        for _ in range(6):
+            hints.append(player.get("/api/game/hint").status_code)
+            time.sleep(0.1)
+    finally:
+        reviewing.set()
+        thread.join()
+    assert hints == [200] * 6
+    assert sum(analysed) >= 25, "the review went on meanwhile"
