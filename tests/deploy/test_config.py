@@ -156,12 +156,16 @@ def test_image_installs_every_package_the_app_imports():
 # --- compose.yaml ---------------------------------------------------------------------
 
 
-PASSWORD = {"POSTGRES_PASSWORD": "s3cret"}
+VARIABLES = {"POSTGRES_PASSWORD": "s3cret", "REDIS_PASSWORD": "r3dis0pass"}
+
+
+def without(name):
+    return {k: v for k, v in VARIABLES.items() if k != name}
 
 
 @pytest.fixture(scope="module")
 def rendered():
-    return compose.load(PASSWORD)
+    return compose.load(VARIABLES)
 
 
 @pytest.fixture(scope="module")
@@ -189,6 +193,16 @@ def test_compose_redis_is_healthchecked_and_persistent(services, named_volumes):
     assert "appendonly" in " ".join(map(str, redis.get("command", []))), "Redis persists writes (AOF)"
 
 
+def test_compose_redis_requires_a_password_from_the_environment(services):
+    redis = services["redis"]
+    command = [str(word) for word in redis["command"]]
+    assert command[command.index("--requirepass") + 1] == "r3dis0pass"
+    assert compose.environment(redis)["REDISCLI_AUTH"] == "r3dis0pass", "the health check authenticates"
+    assert compose.environment(services["app"])["FLASK_REDIS_URL"] == "redis://:r3dis0pass@redis:6379/0"
+    with pytest.raises(ValueError, match="REDIS_PASSWORD"):
+        compose.load(without("REDIS_PASSWORD"))
+
+
 def test_compose_redis_memory_is_capped_and_only_idle_keys_with_a_lifetime_are_dropped(services):
     command = [str(word) for word in services["redis"]["command"]]
     cap = command[command.index("--maxmemory") + 1]
@@ -200,7 +214,7 @@ def test_compose_app_is_a_scalable_redis_client(services):
     app = services["app"]
     env = compose.environment(app)
     assert env["FLASK_SESSION_TYPE"] == "redis"
-    assert re.fullmatch(r"redis://redis:6379(/\d+)?", env["FLASK_REDIS_URL"])
+    assert re.fullmatch(r"redis://:\w+@redis:6379(/\d+)?", env["FLASK_REDIS_URL"])
     assert env["FLASK_TRUSTED_PROXIES"] == "1"
     assert "ports" not in app, "a fixed host port would stop `--scale app=N`"
     assert "container_name" not in app, "a fixed name would stop `--scale app=N`"
@@ -217,7 +231,7 @@ def test_compose_postgres_holds_the_records_persistently_with_a_password_from_th
     assert named and named[0] in named_volumes, "PostgreSQL keeps its data in a named volume"
     assert "ports" not in postgres, "only the app replicas reach the database"
     with pytest.raises(ValueError, match="POSTGRES_PASSWORD"):
-        compose.load({})
+        compose.load(without("POSTGRES_PASSWORD"))
     env, app_env = compose.environment(postgres), compose.environment(services["app"])
     assert env["POSTGRES_PASSWORD"] == app_env["PGPASSWORD"] == "s3cret", "the password reaches libpq as PGPASSWORD"
     url = app_env["FLASK_SQLALCHEMY_DATABASE_URI"]

@@ -4,13 +4,16 @@ Each app process runs the image's CMD with FLASK_SESSION_TYPE=redis and its own 
 instance folder, like the compose replicas.
 """
 
+import os
+import subprocess
 import time
 from contextlib import ExitStack
 
 import pytest
 
-from bench import image
+from bench import compose, image
 from bench.client import HttpClient
+from bench.compose_stack import VARIABLES
 from bench.servers import redis_server, wait_until
 from tests.play import game_state, play_move
 
@@ -115,3 +118,24 @@ def test_app_started_before_redis_waits_for_it(image_root, tmp_path, redis):
                    message="/healthz 200 once Redis is up")
         assert client.post("/api/game", json={"seed": 3}).status == 201
         play_move(client)
+
+
+def test_compose_redis_health_check_needs_the_password():
+    """compose's health check, run against a Redis that requires the password, as compose's does.
+
+    redis-cli exits 0 even when Redis refuses it (NOAUTH): only a PONG may count as healthy.
+    """
+    service = compose.load(VARIABLES)["services"]["redis"]
+    kind, check = service["healthcheck"]["test"]
+    assert kind == "CMD-SHELL" and check.count("redis-cli") == 1
+    password = compose.environment(service)["REDISCLI_AUTH"]
+    with redis_server(password=password) as server:
+        here = check.replace("redis-cli", f"redis-cli -p {server.port}")
+
+        def exit_code(**env):
+            return subprocess.run(["sh", "-c", here], env={"PATH": os.environ["PATH"], **env},
+                                  capture_output=True, timeout=10, check=False).returncode
+
+        assert exit_code(REDISCLI_AUTH=password) == 0
+        assert exit_code() != 0, "without the password"
+        assert exit_code(REDISCLI_AUTH="wrong") != 0, "with a wrong password"
