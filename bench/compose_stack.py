@@ -19,11 +19,11 @@ VARIABLES = {"POSTGRES_PASSWORD": "stand-in", "REDIS_PASSWORD": "standin0redis0p
 
 
 def site_conf(dns_port, proxy_port, app_port):
-    """deploy/nginx.conf with Docker's DNS, port 80 and app:8000 moved to loopback ports."""
+    """deploy/nginx.conf with Docker's DNS, port 8080 and app:8000 moved to loopback ports."""
     text = compose.NGINX_CONF.read_text()
     for pattern, replacement in (
         (r"resolver 127\.0\.0\.11\b", f"resolver 127.0.0.1:{dns_port}"),
-        (r"listen 80\b", f"listen 127.0.0.1:{proxy_port}"),
+        (r"listen 8080\b", f"listen 127.0.0.1:{proxy_port}"),
         (r"http://app:8000\b", f"http://app:{app_port}"),
     ):
         text, count = re.subn(pattern, replacement, text)

@@ -239,13 +239,27 @@ def test_compose_postgres_holds_the_records_persistently_with_a_password_from_th
     assert services["app"]["depends_on"]["postgres"]["condition"] == "service_healthy"
 
 
-def test_compose_proxy_is_official_nginx_with_our_config(services):
+def test_compose_proxy_is_official_unprivileged_nginx_with_our_config(services):
     proxy = services["proxy"]
     image = proxy["image"]
-    assert re.fullmatch(r"(docker\.io/(library/)?)?nginx(:[\w.-]+)?", image), image
-    assert any(str(p).endswith(":80") for p in proxy["ports"])
+    assert re.fullmatch(r"(docker\.io/)?nginxinc/nginx-unprivileged(:[\w.-]+)?", image), image
+    listen = re.search(r"^\s*listen\s+(\d+)\b", compose.NGINX_CONF.read_text(), re.MULTILINE)
+    assert listen and int(listen[1]) >= 1024, "an unprivileged nginx cannot bind a port under 1024"
+    assert any(str(p).endswith(f":{listen[1]}") for p in proxy["ports"]), "the port nginx listens on is published"
     mounts = [v for v in proxy["volumes"] if isinstance(v, str)]
     assert any(v.startswith("./deploy/nginx.conf:/etc/nginx/conf.d/") for v in mounts)
+
+
+def test_compose_every_service_runs_confined(services):
+    """No capabilities, none to gain, and a read-only root: a service can write only its own data."""
+    for name, service in services.items():
+        assert service.get("read_only") is True, name
+        assert service.get("cap_drop") == ["ALL"], name
+        assert "no-new-privileges:true" in service.get("security_opt", []), name
+    # Their images start as root, to chown and step down, which needs capabilities: these start as
+    # the image's own user. (The app's and nginx's images already do.)
+    for name in ("redis", "postgres"):
+        assert re.fullmatch(r"[1-9]\d*:[1-9]\d*", services[name].get("user", "")), name
 
 
 def test_nginx_conf_reresolves_the_app_service():
