@@ -262,6 +262,33 @@ def test_compose_every_service_runs_confined(services):
         assert re.fullmatch(r"[1-9]\d*:[1-9]\d*", services[name].get("user", "")), name
 
 
+def megabytes(size):
+    """A compose memory size ("512M", "1g", "640m") in MiB."""
+    number, unit = re.fullmatch(r"(\d+)([kmg])b?", str(size).lower()).groups()
+    return int(number) * {"k": 1 / 1024, "m": 1, "g": 1024}[unit]
+
+
+def test_compose_every_service_has_resource_limits(services):
+    for name, service in services.items():
+        limits = service["deploy"]["resources"]["limits"]
+        assert megabytes(limits["memory"]) > 0 and float(limits["cpus"]) > 0, name
+        assert int(service["pids_limit"]) > 0, name
+    command = [str(word) for word in services["redis"]["command"]]
+    maxmemory = megabytes(command[command.index("--maxmemory") + 1])
+    redis_limit = megabytes(services["redis"]["deploy"]["resources"]["limits"]["memory"])
+    assert redis_limit >= 2 * maxmemory, "room for Redis itself and its saving child's copy-on-write"
+
+
+@pytest.mark.parametrize("variables", [{}, {"WEB_CONCURRENCY": "4", "APP_MEMORY_LIMIT": "1200M"}])
+def test_compose_app_limits_follow_its_workers(variables):
+    """About 200 MB a worker (test_scale_out measures a replica): 250 MB each, and a core each."""
+    app = compose.load({**VARIABLES, **variables})["services"]["app"]
+    workers = int(compose.environment(app)["WEB_CONCURRENCY"])
+    limits = app["deploy"]["resources"]["limits"]
+    assert float(limits["cpus"]) == workers
+    assert megabytes(limits["memory"]) >= 250 * workers + 100
+
+
 def test_nginx_conf_reresolves_the_app_service():
     text = compose.NGINX_CONF.read_text()
     live = "\n".join(line.split("#")[0] for line in text.splitlines())
