@@ -3,11 +3,13 @@
 import ast
 import importlib.metadata
 import itertools
+import json
 import re
 import shutil
 import subprocess
 import sys
 import tomllib
+from urllib.parse import urlsplit
 
 import pytest
 from docker.utils.build import exclude_paths
@@ -220,6 +222,15 @@ def test_compose_app_is_a_scalable_redis_client(services):
     assert "container_name" not in app, "a fixed name would stop `--scale app=N`"
     assert app["depends_on"]["redis"]["condition"] == "service_healthy"
     assert app.get("build") in (".", {"context": "."}) or app["build"].get("context") == "."
+
+
+def test_compose_app_answers_the_hosts_it_is_served_under(services):
+    hosts = json.loads(compose.environment(services["app"])["FLASK_TRUSTED_HOSTS"])
+    asked = urlsplit(re.search(r"http://[^'\"]+", dockerfile.healthcheck()[1][-1])[0]).hostname
+    assert asked in hosts, "the image's health check would be refused"
+    assert "localhost" in hosts, "the README opens http://localhost:8000"
+    yours = compose.load({**VARIABLES, "TRUSTED_HOSTS": '["game.example.org", "127.0.0.1"]'})["services"]["app"]
+    assert json.loads(compose.environment(yours)["FLASK_TRUSTED_HOSTS"]) == ["game.example.org", "127.0.0.1"]
 
 
 def test_compose_postgres_holds_the_records_persistently_with_a_password_from_the_environment(services, named_volumes):

@@ -47,6 +47,9 @@ def test_proxy_spreads_requests_over_replicas_that_share_redis(image_root, tmp_p
         spoofed = client.post("/api/game", json={"seed": 1},
                               headers={"Origin": "http://evil.example", "X-Forwarded-Host": "evil.example"})
         assert spoofed.status == 403, spoofed.body[:300]
+        # Only the names in FLASK_TRUSTED_HOSTS are served (compose's default: localhost, 127.0.0.1).
+        assert client.get("/healthz", headers={"Host": f"localhost:{urlsplit(url).port}"}).status == 200
+        assert client.get("/", headers={"Host": "evil.example"}).status == 400
 
         # A replica dies: the game goes on through the other (once the kernel has
         # dropped the dead one's socket, as Docker's DNS drops a dead replica's address).
