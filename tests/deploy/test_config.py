@@ -13,9 +13,11 @@ from urllib.parse import urlsplit
 
 import pytest
 from docker.utils.build import exclude_paths
+from limits import parse_many
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
+from app import DEFAULTS
 from bench import compose, dockerfile
 from bench.servers import PROJECT_ROOT
 
@@ -316,3 +318,19 @@ def test_nginx_conf_drops_clients_that_stall_a_request():
     for directive in ("client_header_timeout", "client_body_timeout"):
         setting = re.search(rf"^\s*{directive}\s+(\d+)s;", live, re.MULTILINE)
         assert setting and int(setting[1]) <= 15, f"{directive}: nginx's default is 60 s"
+
+
+def test_nginx_conf_limits_each_address_above_the_app():
+    """The proxy's limits cut floods, not play: at least the app's own API limit, bursts let through at once."""
+    live = "\n".join(line.split("#")[0] for line in compose.NGINX_CONF.read_text().splitlines())
+    zones = {name: (key, int(rate)) for key, name, rate in
+             re.findall(r"limit_req_zone\s+(\$\w+)\s+zone=(\w+):\d+m\s+rate=(\d+)r/s;", live)}
+    assert zones and all(key == "$binary_remote_addr" for key, _ in zones.values()), "per client address"
+    assert re.search(r"^\s*limit_req_status\s+429;", live, re.MULTILINE), "nginx's default would be 503"
+    api = re.search(r"location\s+/api/\s*{([^}]*)}", live)
+    limit = api and re.search(r"limit_req\s+zone=(\w+)\s+burst=(\d+)\s+nodelay;", api[1])
+    assert limit, "the API is limited, and a burst is served at once"
+    per_second = next(item.amount for item in parse_many(DEFAULTS["API_RATE_LIMIT"]) if item.GRANULARITY.seconds == 1)
+    assert zones[limit[1]][1] >= per_second, "nginx would refuse what the app allows"
+    assert int(limit[2]) >= 2 * per_second
+    assert re.search(r"proxy_set_header\s+X-Request-ID\s+\$request_id;", live)
