@@ -12,15 +12,18 @@ from dataclasses import dataclass
 
 from bench import compose, image
 from bench.dns import FakeDns
-from bench.servers import free_port, nginx_proxy, redis_server
+from bench.servers import LOOPBACK, free_port, nginx_proxy, redis_server
+
+# What a host sets for compose (in .env): both passwords are required.
+VARIABLES = {"POSTGRES_PASSWORD": "stand-in", "REDIS_PASSWORD": "standin0redis0password"}
 
 
 def site_conf(dns_port, proxy_port, app_port):
-    """deploy/nginx.conf with Docker's DNS, port 80 and app:8000 moved to loopback ports."""
+    """deploy/nginx.conf with Docker's DNS, port 8080 and app:8000 moved to loopback ports."""
     text = compose.NGINX_CONF.read_text()
     for pattern, replacement in (
         (r"resolver 127\.0\.0\.11\b", f"resolver 127.0.0.1:{dns_port}"),
-        (r"listen 80\b", f"listen 127.0.0.1:{proxy_port}"),
+        (r"listen 8080\b", f"listen 127.0.0.1:{proxy_port}"),
         (r"http://app:8000\b", f"http://app:{app_port}"),
     ):
         text, count = re.subn(pattern, replacement, text)
@@ -28,15 +31,16 @@ def site_conf(dns_port, proxy_port, app_port):
     return text
 
 
-def compose_app_env(redis_url):
-    """The app service's environment from compose.yaml, its variables left to their defaults.
+def compose_app_env(redis_port):
+    """The app service's environment from compose.yaml, its other variables left to their defaults.
 
-    Redis is the one started here; the records' PostgreSQL is not started, so each replica keeps
+    Redis is the one started here, with VARIABLES' password: the URL is compose's, password and
+    all, with only its host moved. The records' PostgreSQL is not started, so each replica keeps
     its records in its own SQLite file (these setups play games, not records).
     """
-    env = compose.environment(compose.load({"POSTGRES_PASSWORD": "stand-in"})["services"]["app"])
-    assert env["FLASK_REDIS_URL"].startswith("redis://redis:")
-    env["FLASK_REDIS_URL"] = redis_url
+    env = compose.environment(compose.load(VARIABLES)["services"]["app"])
+    env["FLASK_REDIS_URL"], moved = re.subn(r"@redis:6379/", f"@{LOOPBACK}:{redis_port}/", env["FLASK_REDIS_URL"])
+    assert moved == 1, env["FLASK_REDIS_URL"]
     database, password = env.pop("FLASK_SQLALCHEMY_DATABASE_URI"), env.pop("PGPASSWORD")
     assert database.startswith("postgresql") and password
     return env
@@ -59,9 +63,9 @@ def replicas_behind_nginx(image_root, tmp_path, names, gunicorn_args=""):
     """Replicas configured like compose's app service, sharing a Redis, behind deploy/nginx.conf."""
     app_port, proxy_port = free_port(), free_port()
     with ExitStack() as stack:
-        redis = stack.enter_context(redis_server())
+        redis = stack.enter_context(redis_server(password=VARIABLES["REDIS_PASSWORD"]))
         dns = stack.enter_context(FakeDns({"app": ["127.0.0.1"]}))
-        env = compose_app_env(redis.url)
+        env = compose_app_env(redis.port)
         replicas = [
             stack.enter_context(image.server(image_root, tmp_path / name, port=app_port,
                                              gunicorn_args=gunicorn_args, **env))

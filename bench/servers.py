@@ -203,17 +203,22 @@ class ManagedProcess:
 
 
 class RedisServer:
-    """A throwaway redis-server on 127.0.0.1 that can be stopped and started on the same port."""
+    """A throwaway redis-server on 127.0.0.1 that can be stopped and started on the same port.
 
-    def __init__(self, port, directory, binary=REDIS_SERVER):
+    With ``password``, clients must give it (``--requirepass``, as compose's Redis); ``url`` carries it.
+    """
+
+    def __init__(self, port, directory, binary=REDIS_SERVER, password=None):
         self.port = port
         self.directory = Path(directory)
         self.binary = binary
+        self.password = password
         self.process = None
 
     @property
     def url(self):
-        return f"redis://{LOOPBACK}:{self.port}/0"
+        credentials = f":{self.password}@" if self.password else ""
+        return f"redis://{credentials}{LOOPBACK}:{self.port}/0"
 
     def start(self, timeout=10):
         if self.process is not None and self.process.alive():
@@ -228,6 +233,7 @@ class RedisServer:
             "--daemonize", "no",
             "--protected-mode", "yes",
             "--logfile", "",
+            *(["--requirepass", self.password] if self.password else []),
         ]  # fmt: skip
         self.process = ManagedProcess(
             argv, env=server_env(), log_path=self.directory / "redis.log", name="redis"
@@ -248,7 +254,8 @@ class RedisServer:
 
     def client(self):
         """A redis-py client of this server (short timeouts: tests stop and start it)."""
-        return redis.Redis(host=LOOPBACK, port=self.port, socket_timeout=2, socket_connect_timeout=2)
+        return redis.Redis(host=LOOPBACK, port=self.port, password=self.password, socket_timeout=2,
+                           socket_connect_timeout=2)
 
     def save(self):
         """Write dump.rdb now (there is no automatic saving): the next start() loads it."""
@@ -264,10 +271,10 @@ class RedisServer:
 
 
 @contextmanager
-def redis_server(port=None, directory=None, timeout=10):
+def redis_server(port=None, directory=None, timeout=10, password=None):
     """Start redis-server on a free loopback port (no persistence); stop it afterwards."""
     with tempfile.TemporaryDirectory(prefix="redis-") as tmp:
-        server = RedisServer(port or free_port(), directory or tmp)
+        server = RedisServer(port or free_port(), directory or tmp, password=password)
         server.start(timeout)
         try:
             yield server

@@ -3,17 +3,21 @@
 import ast
 import importlib.metadata
 import itertools
+import json
 import re
 import shutil
 import subprocess
 import sys
 import tomllib
+from urllib.parse import urlsplit
 
 import pytest
 from docker.utils.build import exclude_paths
+from limits import parse_many
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
+from app import DEFAULTS
 from bench import compose, dockerfile
 from bench.servers import PROJECT_ROOT
 
@@ -156,12 +160,16 @@ def test_image_installs_every_package_the_app_imports():
 # --- compose.yaml ---------------------------------------------------------------------
 
 
-PASSWORD = {"POSTGRES_PASSWORD": "s3cret"}
+VARIABLES = {"POSTGRES_PASSWORD": "s3cret", "REDIS_PASSWORD": "r3dis0pass"}
+
+
+def without(name):
+    return {k: v for k, v in VARIABLES.items() if k != name}
 
 
 @pytest.fixture(scope="module")
 def rendered():
-    return compose.load(PASSWORD)
+    return compose.load(VARIABLES)
 
 
 @pytest.fixture(scope="module")
@@ -189,6 +197,16 @@ def test_compose_redis_is_healthchecked_and_persistent(services, named_volumes):
     assert "appendonly" in " ".join(map(str, redis.get("command", []))), "Redis persists writes (AOF)"
 
 
+def test_compose_redis_requires_a_password_from_the_environment(services):
+    redis = services["redis"]
+    command = [str(word) for word in redis["command"]]
+    assert command[command.index("--requirepass") + 1] == "r3dis0pass"
+    assert compose.environment(redis)["REDISCLI_AUTH"] == "r3dis0pass", "the health check authenticates"
+    assert compose.environment(services["app"])["FLASK_REDIS_URL"] == "redis://:r3dis0pass@redis:6379/0"
+    with pytest.raises(ValueError, match="REDIS_PASSWORD"):
+        compose.load(without("REDIS_PASSWORD"))
+
+
 def test_compose_redis_memory_is_capped_and_only_idle_keys_with_a_lifetime_are_dropped(services):
     command = [str(word) for word in services["redis"]["command"]]
     cap = command[command.index("--maxmemory") + 1]
@@ -200,12 +218,21 @@ def test_compose_app_is_a_scalable_redis_client(services):
     app = services["app"]
     env = compose.environment(app)
     assert env["FLASK_SESSION_TYPE"] == "redis"
-    assert re.fullmatch(r"redis://redis:6379(/\d+)?", env["FLASK_REDIS_URL"])
+    assert re.fullmatch(r"redis://:\w+@redis:6379(/\d+)?", env["FLASK_REDIS_URL"])
     assert env["FLASK_TRUSTED_PROXIES"] == "1"
     assert "ports" not in app, "a fixed host port would stop `--scale app=N`"
     assert "container_name" not in app, "a fixed name would stop `--scale app=N`"
     assert app["depends_on"]["redis"]["condition"] == "service_healthy"
     assert app.get("build") in (".", {"context": "."}) or app["build"].get("context") == "."
+
+
+def test_compose_app_answers_the_hosts_it_is_served_under(services):
+    hosts = json.loads(compose.environment(services["app"])["FLASK_TRUSTED_HOSTS"])
+    asked = urlsplit(re.search(r"http://[^'\"]+", dockerfile.healthcheck()[1][-1])[0]).hostname
+    assert asked in hosts, "the image's health check would be refused"
+    assert "localhost" in hosts, "the README opens http://localhost:8000"
+    yours = compose.load({**VARIABLES, "TRUSTED_HOSTS": '["game.example.org", "127.0.0.1"]'})["services"]["app"]
+    assert json.loads(compose.environment(yours)["FLASK_TRUSTED_HOSTS"]) == ["game.example.org", "127.0.0.1"]
 
 
 def test_compose_postgres_holds_the_records_persistently_with_a_password_from_the_environment(services, named_volumes):
@@ -217,7 +244,7 @@ def test_compose_postgres_holds_the_records_persistently_with_a_password_from_th
     assert named and named[0] in named_volumes, "PostgreSQL keeps its data in a named volume"
     assert "ports" not in postgres, "only the app replicas reach the database"
     with pytest.raises(ValueError, match="POSTGRES_PASSWORD"):
-        compose.load({})
+        compose.load(without("POSTGRES_PASSWORD"))
     env, app_env = compose.environment(postgres), compose.environment(services["app"])
     assert env["POSTGRES_PASSWORD"] == app_env["PGPASSWORD"] == "s3cret", "the password reaches libpq as PGPASSWORD"
     url = app_env["FLASK_SQLALCHEMY_DATABASE_URI"]
@@ -225,13 +252,54 @@ def test_compose_postgres_holds_the_records_persistently_with_a_password_from_th
     assert services["app"]["depends_on"]["postgres"]["condition"] == "service_healthy"
 
 
-def test_compose_proxy_is_official_nginx_with_our_config(services):
+def test_compose_proxy_is_official_unprivileged_nginx_with_our_config(services):
     proxy = services["proxy"]
     image = proxy["image"]
-    assert re.fullmatch(r"(docker\.io/(library/)?)?nginx(:[\w.-]+)?", image), image
-    assert any(str(p).endswith(":80") for p in proxy["ports"])
+    assert re.fullmatch(r"(docker\.io/)?nginxinc/nginx-unprivileged(:[\w.-]+)?", image), image
+    listen = re.search(r"^\s*listen\s+(\d+)\b", compose.NGINX_CONF.read_text(), re.MULTILINE)
+    assert listen and int(listen[1]) >= 1024, "an unprivileged nginx cannot bind a port under 1024"
+    assert any(str(p).endswith(f":{listen[1]}") for p in proxy["ports"]), "the port nginx listens on is published"
     mounts = [v for v in proxy["volumes"] if isinstance(v, str)]
     assert any(v.startswith("./deploy/nginx.conf:/etc/nginx/conf.d/") for v in mounts)
+
+
+def test_compose_every_service_runs_confined(services):
+    """No capabilities, none to gain, and a read-only root: a service can write only its own data."""
+    for name, service in services.items():
+        assert service.get("read_only") is True, name
+        assert service.get("cap_drop") == ["ALL"], name
+        assert "no-new-privileges:true" in service.get("security_opt", []), name
+    # Their images start as root, to chown and step down, which needs capabilities: these start as
+    # the image's own user. (The app's and nginx's images already do.)
+    for name in ("redis", "postgres"):
+        assert re.fullmatch(r"[1-9]\d*:[1-9]\d*", services[name].get("user", "")), name
+
+
+def megabytes(size):
+    """A compose memory size ("512M", "1g", "640m") in MiB."""
+    number, unit = re.fullmatch(r"(\d+)([kmg])b?", str(size).lower()).groups()
+    return int(number) * {"k": 1 / 1024, "m": 1, "g": 1024}[unit]
+
+
+def test_compose_every_service_has_resource_limits(services):
+    for name, service in services.items():
+        limits = service["deploy"]["resources"]["limits"]
+        assert megabytes(limits["memory"]) > 0 and float(limits["cpus"]) > 0, name
+        assert int(service["pids_limit"]) > 0, name
+    command = [str(word) for word in services["redis"]["command"]]
+    maxmemory = megabytes(command[command.index("--maxmemory") + 1])
+    redis_limit = megabytes(services["redis"]["deploy"]["resources"]["limits"]["memory"])
+    assert redis_limit >= 2 * maxmemory, "room for Redis itself and its saving child's copy-on-write"
+
+
+@pytest.mark.parametrize("variables", [{}, {"WEB_CONCURRENCY": "4", "APP_MEMORY_LIMIT": "1200M"}])
+def test_compose_app_limits_follow_its_workers(variables):
+    """About 200 MB a worker (test_scale_out measures a replica): 250 MB each, and a core each."""
+    app = compose.load({**VARIABLES, **variables})["services"]["app"]
+    workers = int(compose.environment(app)["WEB_CONCURRENCY"])
+    limits = app["deploy"]["resources"]["limits"]
+    assert float(limits["cpus"]) == workers
+    assert megabytes(limits["memory"]) >= 250 * workers + 100
 
 
 def test_nginx_conf_reresolves_the_app_service():
@@ -250,3 +318,19 @@ def test_nginx_conf_drops_clients_that_stall_a_request():
     for directive in ("client_header_timeout", "client_body_timeout"):
         setting = re.search(rf"^\s*{directive}\s+(\d+)s;", live, re.MULTILINE)
         assert setting and int(setting[1]) <= 15, f"{directive}: nginx's default is 60 s"
+
+
+def test_nginx_conf_limits_each_address_above_the_app():
+    """The proxy's limits cut floods, not play: at least the app's own API limit, bursts let through at once."""
+    live = "\n".join(line.split("#")[0] for line in compose.NGINX_CONF.read_text().splitlines())
+    zones = {name: (key, int(rate)) for key, name, rate in
+             re.findall(r"limit_req_zone\s+(\$\w+)\s+zone=(\w+):\d+m\s+rate=(\d+)r/s;", live)}
+    assert zones and all(key == "$binary_remote_addr" for key, _ in zones.values()), "per client address"
+    assert re.search(r"^\s*limit_req_status\s+429;", live, re.MULTILINE), "nginx's default would be 503"
+    api = re.search(r"location\s+/api/\s*{([^}]*)}", live)
+    limit = api and re.search(r"limit_req\s+zone=(\w+)\s+burst=(\d+)\s+nodelay;", api[1])
+    assert limit, "the API is limited, and a burst is served at once"
+    per_second = next(item.amount for item in parse_many(DEFAULTS["API_RATE_LIMIT"]) if item.GRANULARITY.seconds == 1)
+    assert zones[limit[1]][1] >= per_second, "nginx would refuse what the app allows"
+    assert int(limit[2]) >= 2 * per_second
+    assert re.search(r"proxy_set_header\s+X-Request-ID\s+\$request_id;", live)

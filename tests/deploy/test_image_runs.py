@@ -82,6 +82,23 @@ def test_healthcheck_command_follows_the_server(image_root, data):
     assert image.run_healthcheck(port) != 0
 
 
+@pytest.mark.parametrize(("proxies", "scheme"), [("0", "http"), ("1", "https")])
+def test_only_the_app_decides_whom_to_believe_about_the_scheme(image_root, data, proxies, scheme):
+    """From 127.0.0.1, gunicorn's own default would believe X-Forwarded-Proto even when the app trusts no proxy.
+
+    A write is accepted only when its Origin is the scheme and host the app sees.
+    """
+    with image.server(image_root, data, FLASK_TRUSTED_PROXIES=proxies) as server:
+        client = HttpClient(server.url)
+        claims_https = {"X-Forwarded-Proto": "https"}
+        origins = {s: f"{s}://127.0.0.1:{server.port}" for s in ("http", "https")}
+        seen, other = origins.pop(scheme), origins.popitem()[1]
+        created = client.post("/api/game", json={"seed": 1}, headers={"Origin": seen, **claims_https})
+        assert created.status == 201, created.body[:300]
+        refused = client.post("/api/game", json={"seed": 1}, headers={"Origin": other, **claims_https})
+        assert refused.status == 403 and refused.json()["error"]["code"] == "cross_origin"
+
+
 def test_sigterm_is_graceful_and_a_restart_keeps_the_games(image_root, data):
     client = HttpClient()
     with image.server(image_root, data) as server:

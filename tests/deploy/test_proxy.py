@@ -6,6 +6,8 @@ Only loopback: bench.compose_stack says how.
 import gzip
 import re
 import socket
+import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
@@ -47,6 +49,9 @@ def test_proxy_spreads_requests_over_replicas_that_share_redis(image_root, tmp_p
         spoofed = client.post("/api/game", json={"seed": 1},
                               headers={"Origin": "http://evil.example", "X-Forwarded-Host": "evil.example"})
         assert spoofed.status == 403, spoofed.body[:300]
+        # Only the names in FLASK_TRUSTED_HOSTS are served (compose's default: localhost, 127.0.0.1).
+        assert client.get("/healthz", headers={"Host": f"localhost:{urlsplit(url).port}"}).status == 200
+        assert client.get("/", headers={"Host": "evil.example"}).status == 400
 
         # A replica dies: the game goes on through the other (once the kernel has
         # dropped the dead one's socket, as Docker's DNS drops a dead replica's address).
@@ -122,3 +127,41 @@ def test_the_proxy_compresses_what_the_app_sends(image_root, tmp_path):
         assert client.post("/api/game", json={"seed": 5}, headers=browser).status == 201
         moved = client.post("/api/game/moves", json={"direction": "left"}, headers=browser)
         assert moved.status == 200 and "content-encoding" not in moved.headers
+
+
+def refused_by_nginx(response):
+    """nginx's own 429 (its HTML page); the app answers its API in JSON, its 429s included."""
+    return response.status == 429 and not response.content_type.startswith("application/json")
+
+
+def test_the_proxy_turns_a_flood_away_but_not_play(image_root, tmp_path):
+    """deploy/nginx.conf: 100 API requests at once from one address, then 50 a second; the rest get 429."""
+    with replicas_behind_nginx(image_root, tmp_path, ("app",)) as served:
+        page = HttpClient(served.url).get("/")
+        files = sorted(set(re.findall(r'(/static/[^"?]+\?v=\w+)', page.body.decode())))
+        assert len(files) >= 10
+
+        def ask_once(source, path):
+            return HttpClient(served.url, source=source).get(path)
+
+        # A flood from one address: 400 API requests, as fast as 8 connections send them.
+        started = time.monotonic()
+        with ThreadPoolExecutor(8) as pool:
+            flood = list(pool.map(ask_once, ["127.0.0.3"] * 400, ["/api/game"] * 400))
+        elapsed = time.monotonic() - started
+        refused = sum(map(refused_by_nginx, flood))
+        assert 400 - refused <= 101 + 50 * elapsed + 5, f"{400 - refused} reached the app in {elapsed:.2f} s"
+        assert refused >= 200
+
+        # Meanwhile the limit is per address: a first visit's files, all at once, from another...
+        with ThreadPoolExecutor(len(files)) as pool:
+            visit = list(pool.map(ask_once, ["127.0.0.4"] * len(files), files))
+        assert [response.status for response in visit] == [200] * len(files)
+        # ...and a player at a brisk 30 requests a second for 5 s (past the burst), from a third.
+        player = HttpClient(served.url, source="127.0.0.2")
+        assert player.post("/api/game", json={"seed": 9}).status == 201
+        started = time.monotonic()
+        for number in range(150):
+            time.sleep(max(0.0, started + number / 30 - time.monotonic()))
+            answer = player.get("/api/game")
+            assert answer.status == 200, (number, answer.status, answer.body[:200])

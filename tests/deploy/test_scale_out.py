@@ -4,13 +4,17 @@ Each app process runs the image's CMD with FLASK_SESSION_TYPE=redis and its own 
 instance folder, like the compose replicas.
 """
 
+import os
+import subprocess
 import time
 from contextlib import ExitStack
 
+import psutil
 import pytest
 
-from bench import image
+from bench import compose, image
 from bench.client import HttpClient
+from bench.compose_stack import VARIABLES, compose_app_env
 from bench.servers import redis_server, wait_until
 from tests.play import game_state, play_move
 
@@ -115,3 +119,48 @@ def test_app_started_before_redis_waits_for_it(image_root, tmp_path, redis):
                    message="/healthz 200 once Redis is up")
         assert client.post("/api/game", json={"seed": 3}).status == 201
         play_move(client)
+
+
+def test_compose_redis_health_check_needs_the_password():
+    """compose's health check, run against a Redis that requires the password, as compose's does.
+
+    redis-cli exits 0 even when Redis refuses it (NOAUTH): only a PONG may count as healthy.
+    """
+    service = compose.load(VARIABLES)["services"]["redis"]
+    kind, check = service["healthcheck"]["test"]
+    assert kind == "CMD-SHELL" and check.count("redis-cli") == 1
+    password = compose.environment(service)["REDISCLI_AUTH"]
+    with redis_server(password=password) as server:
+        here = check.replace("redis-cli", f"redis-cli -p {server.port}")
+
+        def exit_code(**env):
+            return subprocess.run(["sh", "-c", here], env={"PATH": os.environ["PATH"], **env},
+                                  capture_output=True, timeout=10, check=False).returncode
+
+        assert exit_code(REDISCLI_AUTH=password) == 0
+        assert exit_code() != 0, "without the password"
+        assert exit_code(REDISCLI_AUTH="wrong") != 0, "with a wrong password"
+
+
+def test_a_replica_configured_like_compose_fits_its_memory_limit(image_root, tmp_path):
+    """After games and hints, its processes' resident memory (shared pages counted in each) is under 85 % of the limit.
+
+    The rest is for what the container is charged besides: the health check's Python, the tmpfs /data.
+    """
+    limits = compose.load(VARIABLES)["services"]["app"]["deploy"]["resources"]["limits"]
+    number, unit = limits["memory"][:-1], limits["memory"][-1].upper()
+    assert unit == "M", limits["memory"]
+    with redis_server(password=VARIABLES["REDIS_PASSWORD"]) as redis, ExitStack() as stack:
+        env = compose_app_env(redis.port)
+        app = stack.enter_context(image.server(image_root, tmp_path / "app", **env))
+        workers = app.wait_for_workers(int(env["WEB_CONCURRENCY"]))
+        for seed in range(len(workers)):  # each request lands on either worker
+            client = HttpClient(app.url)
+            assert client.post("/api/game", json={"seed": seed}).status == 201
+            for _ in range(20):
+                play_move(client)
+                assert client.get("/api/game/hint").status == 200
+                time.sleep(0.1)  # hints per session are limited to 10 a second
+        processes = [psutil.Process(app.process.pid), *map(psutil.Process, workers)]
+        resident = sum(process.memory_info().rss for process in processes) / 2**20
+    assert resident < 0.85 * int(number), f"{resident:.0f} MB resident, limit {limits['memory']}"
