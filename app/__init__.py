@@ -7,7 +7,7 @@ from flask import Flask
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, db, errors, hints, i18n, records, seals, security, store
+from . import api, assets, db, errors, hints, i18n, records, seals, security, store
 from .api import bp as api_bp
 from .health import bp as health_bp
 from .pages import bp as pages_bp
@@ -23,8 +23,10 @@ DEFAULTS = {
     "SESSION_REFRESH_EACH_REQUEST": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
-    # Embedded store: past this many sessions the longest idle are dropped (about 30 MB).
+    # Embedded store: past this many sessions the unplayed, then the longest idle, are dropped (about 30 MB).
     "SESSION_STORE_LIMIT": 100_000,
+    # A session whose game has no move yet (a page opened, nothing played) is kept a day only.
+    "UNPLAYED_SESSION_LIFETIME": 86400,
     "SESSION_LOCK_TIMEOUT": 5.0,
     # Redis: how long a request may hold its session's lock. A request that dies holding
     # it blocks its session that long at most; a live one still running then is refused.
@@ -83,7 +85,7 @@ def create_app(test_config=None):
     os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
     seals.init_app(app)
 
-    store.init_app(app, session_prefix=f"{api_bp.url_prefix}/")
+    store.init_app(app, session_prefix=f"{api_bp.url_prefix}/", played=api.has_played_game)
     Compress(app)
     assets.init_app(app)
     errors.init_app(app)

@@ -42,6 +42,12 @@ def save_game(game):
     session["game"] = game.to_record()
 
 
+def has_played_game(stored):
+    """Whether a session holds a game with a move, made here or before it was restored: one worth keeping."""
+    game = stored.get("game")
+    return isinstance(game, dict) and isinstance(game.get("moves"), int) and game["moves"] > 0
+
+
 @bp.get("/game")
 def current_game():
     game = load_game()

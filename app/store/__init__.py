@@ -7,6 +7,8 @@ any number of workers) and ``redis_store`` the scale-out store (any number of re
 The routes, not the store, turn a session into a game.
 """
 
+from datetime import timedelta
+
 from flask import current_app, g
 
 from .locking import SessionBusy, StoreUnavailable, WriteOutcomeUnknown, session_is_new
@@ -22,10 +24,11 @@ __all__ = [
 ]
 
 
-def init_app(app, session_prefix):
+def init_app(app, session_prefix, played):
     """Pick the store from SESSION_TYPE and install the locked session interface on it.
 
-    Only requests whose path starts with ``session_prefix`` open the session.
+    Only requests whose path starts with ``session_prefix`` open the session; ``played(session)``
+    says whether it holds a game worth keeping for the whole session lifetime (locking.py).
     """
     config = app.config
     common = {
@@ -33,6 +36,8 @@ def init_app(app, session_prefix):
         "key_prefix": "session:",
         "permanent": config["SESSION_PERMANENT"],
         "lock_timeout": float(config["SESSION_LOCK_TIMEOUT"]),
+        "played": played,
+        "unplayed_lifetime": timedelta(seconds=float(config["UNPLAYED_SESSION_LIFETIME"])),
     }
     kind = str(config["SESSION_TYPE"]).lower()
     if kind == "redis":

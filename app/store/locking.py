@@ -10,6 +10,11 @@ SESSION_LOCK_TIMEOUT is refused (409) rather than queued for ever.
 
 Each backend (app/store/sqlite_store.py, app/store/redis_store.py) gives the four store
 operations this protocol needs.
+
+What a session is worth decides how long it is kept: one whose game has a move (``played``,
+a predicate the app gives) for the session lifetime, any other for UNPLAYED_SESSION_LIFETIME
+only. A store that must make room drops the unplayed first (the embedded store orders by it;
+Redis drops what expires first), so opening pages cannot push real games out.
 """
 
 import logging
@@ -66,13 +71,15 @@ class LockedSessions:
     """Mixin over a Flask-Session interface: a session's lock is held from its read to its write.
 
     Subclasses give the four store operations: ``_lock_and_read``, ``_write_and_release``,
-    ``_write`` and ``_release``.
+    ``_write`` and ``_release``; a write gets the session's lifetime in seconds and whether it is played.
     """
 
-    def __init__(self, *args, lock_timeout, session_prefix, **kwargs):
+    def __init__(self, *args, lock_timeout, session_prefix, played, unplayed_lifetime, **kwargs):
         super().__init__(*args, **kwargs)
         self.lock_timeout = lock_timeout
         self.session_prefix = session_prefix
+        self.played = played
+        self.unplayed_lifetime = unplayed_lifetime
 
     def open_session(self, app, request):
         """Only the API uses the session: pages, static files and /healthz neither wait for
@@ -112,13 +119,14 @@ class LockedSessions:
         if g.get("session_write_tried"):
             return  # it failed, and this request is being answered with that error
         g.session_write_tried = True
-        ttl = int(session_lifetime.total_seconds())
+        played = self.played(session)
+        ttl = int((session_lifetime if played else min(session_lifetime, self.unplayed_lifetime)).total_seconds())
         held = g.get("session_lock")
         if held is None or held.store_id != store_id:
-            self._write(store_id, session, ttl)  # a new session: nobody else knows its fresh id
+            self._write(store_id, session, ttl, played)  # a new session: nobody else knows its fresh id
             return
         del g.session_lock  # released by the write, or by its lease if the write fails
-        if not self._write_and_release(held.handle, store_id, session, ttl):
+        if not self._write_and_release(held.handle, store_id, session, ttl, played):
             log.warning("session lock expired before the write-back; the change is refused")
             raise SessionBusy
 

@@ -23,6 +23,9 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
     dies holding it (a killed worker, a Redis restart) blocks its session only until the
     lease ends; the lease is what the slowest real request needs, not more.
 
+    An unplayed session lives a shorter time, so when Redis must make room (volatile-lru drops
+    what was used longest ago) the sessions that hold no game for long are few.
+
     A write-back whose answer does not come (a timeout) may still have been applied:
     it is reported as such (WriteOutcomeUnknown), so the client knows to resend with
     ``moves`` rather than assume nothing changed.
@@ -62,11 +65,11 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
         data = None if raw is None else self._decode(store_id, lambda: self.serializer.decode(raw))
         return (lock_key, token), data
 
-    def _write(self, store_id, session, ttl):
+    def _write(self, store_id, session, ttl, _played):
         with _down_means(WriteOutcomeUnknown):
             self.client.set(store_id, self.serializer.encode(session), ex=ttl)
 
-    def _write_and_release(self, handle, store_id, session, ttl):
+    def _write_and_release(self, handle, store_id, session, ttl, _played):
         lock_key, token = handle
         with _down_means(WriteOutcomeUnknown):
             return self._write_and_release_script(

@@ -3,8 +3,8 @@
 Every operation touches a handful of rows through an index, so a request costs the
 same with a hundred stored sessions or a hundred thousand: nothing ever scans the
 store. It stays bounded: a new session first deletes a few expired ones (oldest
-first), and past ``limit`` sessions the longest idle are dropped. A count kept by
-triggers says when, so it is never counted. A write that fails (a full disk, a
+first), and past ``limit`` sessions it drops the unplayed ones first, then the played
+longest idle. A count kept by triggers says when, so it is never counted. A write that fails (a full disk, a
 read-only or vanished folder) is rolled back by SQLite and leaves nothing behind;
 the request is answered 503, and nothing was changed.
 
@@ -41,11 +41,20 @@ CREATE TRIGGER IF NOT EXISTS count_deleted AFTER DELETE ON sessions
     BEGIN UPDATE stored SET sessions = sessions - 1; END;
 CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, at REAL NOT NULL);
 """
+# Changes to a store file made by an earlier version, each run once (PRAGMA user_version counts them).
+# Sessions stored before sessions were ranked count as played: the safe side.
+UPGRADES = [
+    "ALTER TABLE sessions ADD COLUMN played INTEGER NOT NULL DEFAULT 1; "
+    "CREATE INDEX sessions_by_worth ON sessions (played, expires);",
+]
 UPSERT = (
-    "INSERT INTO sessions (id, data, expires) VALUES (?, ?, ?) "
-    "ON CONFLICT (id) DO UPDATE SET data = excluded.data, expires = excluded.expires"
+    "INSERT INTO sessions (id, data, expires, played) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (id) DO UPDATE SET data = excluded.data, expires = excluded.expires, played = excluded.played"
 )
-DELETE_OLDEST = "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires <= ? ORDER BY expires LIMIT ?)"
+DELETE_EXPIRED = (
+    "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires <= ? ORDER BY expires LIMIT ?)"
+)
+DELETE_LEAST_WORTH = "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions ORDER BY played, expires LIMIT ?)"
 
 
 class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
@@ -115,24 +124,25 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
             raise StoreUnavailable(f"cannot make the session lock folder: {error}") from error
         return open_lock_file(self.lock_dir / f"{stripe}.lock")
 
-    def _write(self, store_id, session, ttl):
-        """A new session: expired sessions go first, then the longest idle if the store is full."""
+    def _write(self, store_id, session, ttl, played):
+        """A new session: expired sessions go first, then, if the store is full, the unplayed
+        and after them the played longest idle (the earliest to expire)."""
         now = time.time()
         data = self.serializer.encode(session)
 
         def insert(db):
-            db.execute(DELETE_OLDEST, (now, EXPIRED_PER_NEW_SESSION))
+            db.execute(DELETE_EXPIRED, (now, EXPIRED_PER_NEW_SESSION))
             (stored,) = db.execute("SELECT sessions FROM stored").fetchone()
             if stored >= self.limit:
-                db.execute(DELETE_OLDEST, (float("inf"), stored - self.limit + 1))
-            db.execute(UPSERT, (store_id, data, now + ttl))
+                db.execute(DELETE_LEAST_WORTH, (stored - self.limit + 1,))
+            db.execute(UPSERT, (store_id, data, now + ttl, played))
 
         self._run(insert)
 
-    def _write_and_release(self, handle, store_id, session, ttl):
+    def _write_and_release(self, handle, store_id, session, ttl, played):
         data = self.serializer.encode(session)
         try:
-            self._run(lambda db: db.execute(UPSERT, (store_id, data, time.time() + ttl)))
+            self._run(lambda db: db.execute(UPSERT, (store_id, data, time.time() + ttl, played)))
         finally:
             self._release(handle)
         return True
@@ -158,6 +168,7 @@ def _connect(path):
         db.execute("PRAGMA synchronous = NORMAL")  # durable across a crash of the app, fast enough per move
         db.execute("PRAGMA journal_size_limit = 4194304")  # the WAL file shrinks back after a burst
         db.executescript(SCHEMA)
+        _upgrade(db)
         db.isolation_level = (
             "IMMEDIATE"  # from here on a write takes the write lock first; ``with db`` commits or rolls back
         )
@@ -165,6 +176,22 @@ def _connect(path):
         db.close()
         raise
     return db
+
+
+def _upgrade(db):
+    """Bring a store file written by an earlier version up to date, once, whichever worker comes first."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        for number, upgrade in enumerate(UPGRADES[version:], version + 1):
+            for statement in upgrade.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version = {number}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
 def _inode(path):

@@ -1,8 +1,10 @@
 """Sessions: unsigned ids any worker can serve, corrupted entries, and overlapping requests of one session."""
 
+import sqlite3
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 
 import pytest
 from flask import request, session
@@ -11,7 +13,7 @@ from app import api as api_routes
 from app import create_app
 from app.store.cookies import COOKIE_SENT
 from tests.api.locking import holding_the_session_of
-from tests.api.stored import has_entry, overwrite_every_entry, read_entry, write_entry
+from tests.api.stored import database, entry_count, has_entry, overwrite_every_entry, read_entry, write_entry
 from tests.states import restorable_state
 from tests.worker import modules_of_a_new_worker
 
@@ -236,3 +238,69 @@ def test_a_new_game_gets_a_new_session_id_and_the_old_one_opens_nothing(app, cli
     thief = app.test_client()
     thief.set_cookie("session", old)
     assert thief.get("/api/game").get_json()["created"] is True
+
+
+def from_address(app, address):
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def test_opening_pages_from_many_addresses_never_pushes_a_played_game_out(make_app):
+    """A full store drops the sessions with no move first: the player's verified game stays."""
+    app = make_app(SESSION_STORE_LIMIT=30)
+    player = app.test_client()
+    player.get("/api/game")
+    for direction in ("left", "up", "right", "down", "left"):
+        player.post("/api/game/moves", json={"direction": direction})
+    for number in range(80):
+        assert from_address(app, f"127.0.0.{2 + number % 8}").get("/api/game").status_code == 200
+    assert entry_count(app) <= 30
+    assert player.post("/api/game/moves", json={"direction": "up"}).status_code == 200
+    saved = player.post("/api/records", json={"name": "Ann"}).get_json()
+    assert player.get(f"/api/records/{saved['id']}").get_json()["verified"]
+
+
+def test_when_only_played_games_are_left_the_longest_idle_goes_first(make_app):
+    app = make_app(SESSION_STORE_LIMIT=3)
+    players = [app.test_client() for _ in range(3)]
+    for player in players:
+        player.get("/api/game")
+        player.post("/api/game/moves", json={"direction": "left"})
+        player.post("/api/game/moves", json={"direction": "right"})
+    players[0].get("/api/game")  # the first player comes back: the second is now idle longest
+    app.test_client().get("/api/game")
+    statuses = [player.post("/api/game/moves", json={"direction": "up"}).status_code for player in players]
+    assert statuses == [200, 404, 200]
+
+
+def test_a_session_with_no_move_is_kept_a_short_while_only(make_app):
+    app = make_app(UNPLAYED_SESSION_LIFETIME=1)
+    idle, player = app.test_client(), app.test_client()
+    idle.get("/api/game")
+    player.get("/api/game")
+    player.post("/api/game/moves", json={"direction": "left"})
+    player.post("/api/game/moves", json={"direction": "right"})
+    time.sleep(1.5)
+    assert idle.get("/api/game").get_json()["created"] is True
+    assert player.get("/api/game").get_json()["created"] is False
+
+
+def test_a_store_file_of_the_earlier_layout_keeps_its_sessions(tmp_path):
+    """Sessions stored before sessions were ranked are kept, and count as played."""
+    first = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False})
+    client = first.test_client()
+    state = client.post("/api/game", json={"seed": 8}).get_json()
+    with closing(sqlite3.connect(database(first))) as db, db:
+        rows = db.execute("SELECT id, data, expires FROM sessions").fetchall()
+        db.executescript(
+            "DROP TABLE sessions; PRAGMA user_version = 0; CREATE TABLE sessions"
+            " (id TEXT PRIMARY KEY, data BLOB NOT NULL, expires REAL NOT NULL) WITHOUT ROWID;"
+        )
+        db.executemany("INSERT INTO sessions VALUES (?, ?, ?)", rows)
+    again = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False}).test_client()
+    assert again.get("/healthz").status_code == 200  # the store file is opened, and brought up to date
+    with closing(sqlite3.connect(database(first))) as db:
+        assert db.execute("SELECT played FROM sessions").fetchall() == [(1,)]
+    again.set_cookie("session", client.get_cookie("session").value)
+    assert again.get("/api/game").get_json()["board"] == state["board"]

@@ -163,3 +163,18 @@ def test_a_full_redis_drops_the_sessions_idle_longest_and_players_play_on(tmp_pa
         oldest_kept = sum(raw.exists(key) for key in flood[:500])
         newest_kept = sum(raw.exists(key) for key in flood[-500:])
         assert oldest_kept < newest_kept, (oldest_kept, newest_kept)  # the idlest go first (LRU is sampled)
+
+
+def test_a_session_with_no_move_expires_first_in_redis(redis_url, tmp_path):
+    """Redis makes room by dropping keys: an unplayed session has only a day to live, a played one the lifetime."""
+    app = redis_app(redis_url, tmp_path)
+    idle, player = app.test_client(), app.test_client()
+    idle.get("/api/game")
+    player.get("/api/game")
+    player.post("/api/game/moves", json={"direction": "left"})
+    player.post("/api/game/moves", json={"direction": "right"})
+    raw = redis.Redis.from_url(redis_url)
+    ttl = {name: raw.ttl("session:" + client.get_cookie("session").value) for name, client in
+           (("idle", idle), ("player", player))}  # fmt: skip
+    assert 86_000 < ttl["idle"] <= 86_400
+    assert ttl["player"] > 29 * 86_400
