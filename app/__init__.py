@@ -23,6 +23,8 @@ DEFAULTS = {
     "SESSION_REFRESH_EACH_REQUEST": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
+    # Secure when the request came over HTTPS (store/cookies.py); true or false to force it.
+    "SESSION_COOKIE_SECURE": "auto",
     # Embedded store: past this many sessions the unplayed, then the longest idle, are dropped (about 30 MB).
     "SESSION_STORE_LIMIT": 100_000,
     # A session whose game has no move yet (a page opened, nothing played) is kept a day only.

@@ -15,6 +15,8 @@ from flask import Blueprint, abort, current_app, redirect, request
 from flask_babel import Babel, get_locale
 from jinja2 import pass_context
 
+from .store.cookies import secure_cookies
+
 # Each language named in itself, as the switch shows it.
 LANGUAGES = {"en": "English", "cs": "Čeština"}
 DEFAULT_LANGUAGE = "en"
@@ -137,7 +139,7 @@ def set_language(language):
         language,
         max_age=COOKIE_MAX_AGE,
         path=request.script_root or "/",
-        secure=current_app.config["SESSION_COOKIE_SECURE"],
+        secure=secure_cookies(current_app),
         httponly=True,
         samesite="Lax",
     )

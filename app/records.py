@@ -28,6 +28,10 @@ from .security import client_address, within_work_time
 bp = Blueprint("records", __name__, url_prefix="/api/records")
 
 MAX_NAME = 24
+MAX_MARKS = 3  # combining marks in a row: enough for any script (a keycap emoji has two), not a Zalgo pile
+ZERO_WIDTH_JOINER, EMOJI_STYLE = "\u200d", "\ufe0f"
+# Letters and symbols that draw nothing: the Hangul fillers and the blank Braille pattern.
+DRAWS_NOTHING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{16}")
 DEFAULT_LIMIT, MAX_LIMIT = 20, 100
 
@@ -152,11 +156,38 @@ def summary(record):
 
 
 def player_name(value):
-    """1 to MAX_NAME characters after trimming, none of them a control or format character."""
-    name = value.strip() if isinstance(value, str) else ""
-    if not 1 <= len(name) <= MAX_NAME or any(unicodedata.category(char).startswith("C") for char in name):
-        raise ApiError(400, "invalid_name", f"name must be 1 to {MAX_NAME} printable characters")
+    """The name in Unicode's compatibility form (NFKC: "admin" in fullwidth letters is plain "admin"),
+    trimmed: 1 to MAX_NAME characters that a reader sees (_legible)."""
+    name = unicodedata.normalize("NFKC", value).strip() if isinstance(value, str) else ""
+    if not 1 <= len(name) <= MAX_NAME or not _legible(name):
+        raise ApiError(400, "invalid_name", f"name must be 1 to {MAX_NAME} printable characters, some of them visible")
     return name
+
+
+def _legible(name):
+    """No control, format or line-breaking character, no pile of combining marks, joiners only
+    inside emoji sequences (a family, a flag), and at least one character that draws something."""
+    visible, marks = False, 0
+    for index, char in enumerate(name):
+        category = unicodedata.category(char)
+        marks = marks + 1 if category.startswith("M") else 0
+        if marks > MAX_MARKS:
+            return False
+        if char == ZERO_WIDTH_JOINER:
+            after = name[index + 1 : index + 2]
+            if not (_emoji_ends_at(name, index - 1) and after and unicodedata.category(after) == "So"):
+                return False
+        elif category.startswith("C") or category in ("Zl", "Zp"):
+            return False
+        visible = visible or not (category.startswith(("M", "Z")) or char in DRAWS_NOTHING)
+    return visible
+
+
+def _emoji_ends_at(name, index):
+    """Whether an emoji (with its variation selector or skin tone, if any) ends at ``index``."""
+    while index >= 0 and (name[index] == EMOJI_STYLE or unicodedata.category(name[index]) == "Sk"):
+        index -= 1
+    return index >= 0 and unicodedata.category(name[index]) == "So"
 
 
 def session_key():

@@ -10,9 +10,11 @@ from flask import current_app, g, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
+from werkzeug.exceptions import BadRequest
 
 from . import store
 from .errors import ApiError, respond
+from .store.cookies import secure_cookies
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -30,6 +32,9 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# Always served besides TRUSTED_HOSTS: health checks ask there, and a link to a loopback name
+# points only at the asker's own machine.
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1")
 
 
 def init_app(app, api_blueprint):
@@ -60,6 +65,9 @@ def init_app(app, api_blueprint):
     app.view_functions["api.hint"] = limiter.limit(
         lambda: current_app.config["HINT_RATE_LIMIT"], key_func=session_or_address, override_defaults=False
     )(within_work_time(app.view_functions["api.hint"]))
+    if app.config.get("TRUSTED_HOSTS"):
+        app.config["TRUSTED_HOSTS"] = [*app.config["TRUSTED_HOSTS"], *LOOPBACK_HOSTS]
+    app.before_request(refuse_unusable_hosts)
     app.before_request(refuse_cross_site_writes)
     app.after_request(add_security_headers)
 
@@ -118,6 +126,14 @@ def within_work_time(view):
     return limited
 
 
+def refuse_unusable_hosts():
+    """Links are built from the Host header: one Werkzeug cannot use (missing, or characters no host
+    name has) reads as empty, and would make links to nowhere. With TRUSTED_HOSTS set, any other
+    host is refused by Flask itself (also a 400)."""
+    if not request.host:
+        raise BadRequest("the Host header is missing or is not a host name")
+
+
 def refuse_cross_site_writes():
     """CSRF defence for the JSON API: browsers say where a request comes from.
 
@@ -150,6 +166,6 @@ def add_security_headers(response):
     headers.setdefault("Referrer-Policy", "same-origin")
     headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
     headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-    if current_app.config["SESSION_COOKIE_SECURE"] and request.is_secure:  # browsers ignore it over HTTP
+    if secure_cookies(current_app) and request.is_secure:  # browsers ignore it over HTTP
         headers.setdefault("Strict-Transport-Security", "max-age=31536000")
     return response

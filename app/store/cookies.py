@@ -1,6 +1,9 @@
-"""When the session cookie is sent: when new, now and then to push its expiry on, and when its settings change."""
+"""When the session cookie is sent: when new, now and then to push its expiry on, and when its settings change;
+and whether the app's cookies are Secure."""
 
 import time
+
+from flask import request
 
 COOKIE_SENT = "_cookie_sent"  # in the session: [when its cookie was last sent (Unix time), with which settings]
 COOKIE_RESENDS_PER_LIFETIME = 10  # the cookie is sent again once a tenth of its lifetime has passed
@@ -26,6 +29,9 @@ class CookiePolicy:
         elif COOKIE_SENT in session:
             del session[COOKIE_SENT]  # emptied: Flask-Session deletes it and its cookie
         super().save_session(app, session, response)
+
+    def get_cookie_secure(self, app):
+        return secure_cookies(app)
 
     def regenerate(self, session):
         """A new id must reach the browser at once."""
@@ -56,3 +62,11 @@ def _cookie_due(sent, settings, lifetime):
         return True
     age = time.time() - sent[0]
     return not 0 <= age < lifetime.total_seconds() / COOKIE_RESENDS_PER_LIFETIME
+
+
+def secure_cookies(app) -> bool:
+    """SESSION_COOKIE_SECURE for this request: ``"auto"`` (the default) follows the request's
+    scheme (behind the trusted proxies, the forwarded one), so a game served over HTTPS gets
+    Secure cookies with no setting; true or false force it."""
+    setting = app.config["SESSION_COOKIE_SECURE"]
+    return request.is_secure if setting == "auto" else bool(setting)

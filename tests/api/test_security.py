@@ -184,3 +184,41 @@ def test_behind_a_trusted_proxy_the_forwarded_scheme_is_compared(make_app):
     same = client.post("/api/game/moves", json={"direction": "right"}, headers=forwarded | {"Origin": "https://localhost"})
     downgraded = client.post("/api/game/moves", json={"direction": "left"}, headers=forwarded | {"Origin": "http://localhost"})
     assert same.status_code == 200 and downgraded.status_code == 403
+
+
+@pytest.mark.parametrize("host", ["", "a b", "x@evil.example", "evil.example/path"])
+@pytest.mark.parametrize("path", ["/", "/records", "/api/game", "/healthz"])
+def test_a_host_header_that_is_not_a_host_name_is_400(make_app, host, path):
+    """Links are built from the Host header: these would make links to nowhere ("http:///records/...")."""
+    reply = make_app(TESTING=False).test_client().get(path, headers={"Host": host})
+    assert reply.status_code == 400
+
+
+def test_with_trusted_hosts_only_they_are_served_and_links_use_them(make_app):
+    app = make_app(TRUSTED_HOSTS=["game.example"], TESTING=False)
+    client = app.test_client()
+    client.get("/api/game", headers={"Host": "game.example"})
+    client.post("/api/game/moves", json={"direction": "left"}, headers={"Host": "game.example"})
+    client.post("/api/game/moves", json={"direction": "right"}, headers={"Host": "game.example"})
+    saved = client.post("/api/records", json={"name": "Ann"}, headers={"Host": "game.example"}).get_json()
+    page = client.get(saved["url"], headers={"Host": "game.example"}).get_data(as_text=True)
+    assert f'value="http://game.example/records/{saved["id"]}"' in page
+    for path in ("/", saved["url"], "/api/game", "/healthz"):
+        assert client.get(path, headers={"Host": "evil.example"}).status_code == 400
+    for loopback in ("127.0.0.1:8000", "localhost"):  # health checks ask there
+        assert client.get("/healthz", headers={"Host": loopback}).status_code == 200
+
+
+def test_cookies_are_secure_when_the_game_is_served_over_https(make_app):
+    """SESSION_COOKIE_SECURE's default, "auto", follows the scheme the player used."""
+    assert "Secure" not in make_app().test_client().get("/api/game").headers["Set-Cookie"]
+    over_tls = make_app().test_client().get("/api/game", base_url="https://localhost")
+    assert "Secure" in over_tls.headers["Set-Cookie"] and "Strict-Transport-Security" in over_tls.headers
+    proxied = make_app(TRUSTED_PROXIES=1).test_client().get(
+        "/api/game", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "127.0.0.2"}
+    )
+    assert "Secure" in proxied.headers["Set-Cookie"]
+    language = make_app().test_client().get("/language/cs", base_url="https://localhost")
+    assert "Secure" in language.headers["Set-Cookie"]
+    forced_off = make_app(SESSION_COOKIE_SECURE=False).test_client().get("/api/game", base_url="https://localhost")
+    assert "Secure" not in forced_off.headers["Set-Cookie"]

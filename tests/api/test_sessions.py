@@ -81,7 +81,9 @@ def test_a_cookie_not_known_to_be_current_is_sent_again(app, client, sent):
     client.get("/api/game")
     store_id = "session:" + client.get_cookie("session").value
     stored = read_entry(app, store_id)
-    write_entry(app, store_id, stored | {COOKIE_SENT: sent(app.session_interface._cookie_settings(app))})
+    with app.test_request_context():  # as a request over plain HTTP sees them
+        settings = app.session_interface._cookie_settings(app)
+    write_entry(app, store_id, stored | {COOKIE_SENT: sent(settings)})
     reply = client.get("/api/game")
     assert reply.status_code == 200 and reply.get_json()["created"] is False
     assert "Set-Cookie" in reply.headers

@@ -188,6 +188,29 @@ def test_names_are_kept_as_typed_up_to_24_characters(client):
         assert client.get(f"/api/records/{save(client, name)}").get_json()["name"] == name
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["\u3164", "\u2800\u2800", "\u115f\u1160", "Ann\u2028Bo", "Ann\u2029Bo", "e" + "\u0301" * 23, "a\u200db",
+     "\u200b", "\u200d\U0001f468"],
+    ids=["Hangul filler", "blank Braille", "Hangul fillers", "line separator", "paragraph separator",
+         "23 combining marks", "joiner between letters", "zero-width space", "joiner first"],
+)
+def test_names_that_show_nothing_or_pile_marks_are_400(client, name):
+    play(client, 3)
+    reply = client.post("/api/records", json={"name": name})
+    assert reply.status_code == 400 and reply.get_json()["error"]["code"] == "invalid_name"
+
+
+def test_names_are_read_in_their_compatibility_form_and_whole_emoji_sequences_are_kept(client):
+    play(client, 3)
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    flag, keycap, wave = "\U0001f3f3\ufe0f\u200d\U0001f308", "1\ufe0f\u20e3", "\U0001f44b\U0001f3fd"
+    for name in (family, flag, keycap, wave, "Ti\u1ebfng Vi\u1ec7t"):
+        assert client.get(f"/api/records/{save(client, name)}").get_json()["name"] == name
+    fullwidth = "\uff41\uff44\uff4d\uff49\uff4e"
+    assert client.get(f"/api/records/{save(client, fullwidth)}").get_json()["name"] == "admin"
+
+
 def test_saving_without_a_game_is_404(client):
     reply = client.post("/api/records", json={"name": "Ann"})
     assert reply.status_code == 404 and reply.get_json()["error"]["code"] == "no_game"
