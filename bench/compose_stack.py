@@ -15,7 +15,7 @@ from bench.dns import FakeDns
 from bench.servers import LOOPBACK, free_port, nginx_proxy, redis_server
 
 # What a host sets for compose (in .env): both passwords are required.
-VARIABLES = {"POSTGRES_PASSWORD": "stand-in", "REDIS_PASSWORD": "standin0redis0password"}
+VARIABLES = {"POSTGRES_PASSWORD": "stand-in", "REDIS_PASSWORD": "standin0redis0password", "SECRET_KEY": "stand-in"}
 
 
 def site_conf(dns_port, proxy_port, app_port):

@@ -160,7 +160,7 @@ def test_image_installs_every_package_the_app_imports():
 # --- compose.yaml ---------------------------------------------------------------------
 
 
-VARIABLES = {"POSTGRES_PASSWORD": "s3cret", "REDIS_PASSWORD": "r3dis0pass"}
+VARIABLES = {"POSTGRES_PASSWORD": "s3cret", "REDIS_PASSWORD": "r3dis0pass", "SECRET_KEY": "k3y"}
 
 
 def without(name):
@@ -205,6 +205,13 @@ def test_compose_redis_requires_a_password_from_the_environment(services):
     assert compose.environment(services["app"])["FLASK_REDIS_URL"] == "redis://:r3dis0pass@redis:6379/0"
     with pytest.raises(ValueError, match="REDIS_PASSWORD"):
         compose.load(without("REDIS_PASSWORD"))
+
+
+def test_compose_replicas_share_one_secret_key_from_the_environment(services):
+    """Tiles derive from the key and sealed games are checked with it: every replica needs the same."""
+    assert compose.environment(services["app"])["FLASK_SECRET_KEY"] == "k3y"
+    with pytest.raises(ValueError, match="SECRET_KEY"):
+        compose.load(without("SECRET_KEY"))
 
 
 def test_compose_redis_memory_is_capped_and_only_idle_keys_with_a_lifetime_are_dropped(services):
