@@ -207,6 +207,7 @@ def init_app(app):
     per_address = limiter.limit(lambda: current_app.config["RECORD_ADDRESS_LIMIT"], override_defaults=False)
     save = per_address(per_session(within_work_time(save)))
     app.view_functions["records.save_record"] = save
+    app.view_functions["records.get_record"] = within_work_time(app.view_functions["records.get_record"])
     app.view_functions["records.review_range"] = limiter.limit(
         lambda: current_app.config["REVIEW_RATE_LIMIT"], override_defaults=False
     )(within_work_time(app.view_functions["records.review_range"]))

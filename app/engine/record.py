@@ -22,6 +22,7 @@ from .moves import DIRECTIONS, move
 
 LETTERS = "".join(direction[0] for direction in DIRECTIONS)
 CODE = {direction: code for code, direction in enumerate(DIRECTIONS)}
+DIRECTION_OF_LETTER = {direction[0]: direction for direction in DIRECTIONS}
 MAX_DIRECTIONS = SIZE * SIZE * MAX_TILE // 2
 PER_BYTE = 4
 CELLS = SIZE * SIZE
@@ -48,23 +49,21 @@ class Directions:
         return self.count
 
     def __iter__(self):
-        for index in range(self.count):
-            yield DIRECTIONS[self.packed[index // PER_BYTE] >> (2 * (index % PER_BYTE)) & 3]
+        return map(DIRECTION_OF_LETTER.__getitem__, self.to_letters())
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Directions) and (self.count, self.packed) == (other.count, other.packed)
 
     def to_letters(self) -> str:
-        return "".join(direction[0] for direction in self)
+        return "".join(map(_LETTERS_OF_BYTE.__getitem__, self.packed))[: self.count]
 
     @classmethod
     def from_letters(cls, letters) -> "Directions":
         if not isinstance(letters, str) or len(letters) > MAX_DIRECTIONS or letters.strip(LETTERS):
             raise InvalidState(f"directions must be a string of at most {MAX_DIRECTIONS} letters from {LETTERS!r}")
         directions = cls()
-        by_letter = {direction[0]: direction for direction in DIRECTIONS}
         for letter in letters:
-            directions.append(by_letter[letter])
+            directions.append(DIRECTION_OF_LETTER[letter])
         return directions
 
     def to_text(self) -> str:
@@ -122,4 +121,6 @@ def tiles_text(tiles: bytes) -> str:
     return tiles.translate(_LETTER_OF_CODE).decode("ascii")
 
 
+# The four letters a packed byte holds, first move first: letters come a byte at a time, not a move.
+_LETTERS_OF_BYTE = ["".join(LETTERS[byte >> (2 * slot) & 3] for slot in range(PER_BYTE)) for byte in range(256)]
 _LETTER_OF_CODE = bytes.maketrans(bytes(range(len(TILE_LETTERS))), TILE_LETTERS)

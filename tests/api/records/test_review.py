@@ -160,3 +160,29 @@ def test_a_players_hint_goes_before_another_addresss_review(make_records_app):
         thread.join()
     assert hints == [200] * 6
     assert sum(analysed) >= 25, "the review went on meanwhile"
+
+
+def test_reading_and_reviewing_a_record_never_replays_its_randomness(client, monkeypatch):
+    """Positions come from the tiles kept at save (no seed, no random draws): a long game's replay
+    page costs its bytes, not a replay of the game (which took most of a second for 22,000 moves)."""
+    play(client, 60)
+    record_id = save(client)
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("a read replayed the game")
+
+    monkeypatch.setattr("app.engine.game.Game.replaying", refuse)
+    record = client.get(f"/api/records/{record_id}").get_json()
+    assert len(boards(record)) == 61
+    assert client.get(f"/api/records/{record_id}/review?from=50").status_code == 200
+
+
+def test_reading_records_draws_on_the_addresss_time(make_records_app):
+    app = make_records_app(RATELIMIT_ENABLED=True, WORK_TIME_LIMIT="3 per minute", API_RATE_LIMIT="1000 per second")
+    client = app.test_client()
+    play(client, 30)
+    app.config["WORK_TIME_LIMIT"] = "1000 per minute"
+    record_id = save(client)
+    app.config["WORK_TIME_LIMIT"] = "3 per minute"
+    statuses = [client.get(f"/api/records/{record_id}").status_code for _ in range(10)]
+    assert statuses[0] == 200 and statuses[-1] == 429
