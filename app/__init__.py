@@ -53,8 +53,9 @@ DEFAULTS = {
     # Saved records, per session and per client address: plenty for sharing, too few to spam.
     "RECORD_SESSION_LIMIT": "5 per minute; 50 per day",
     "RECORD_ADDRESS_LIMIT": "20 per minute; 200 per day",
-    # A review request analyses this many positions, each within this budget (about a second).
-    "REVIEW_RANGE": 25,
+    # A review request analyses this many positions, each within this budget: a third of a
+    # second at most, so that one request never holds a worker long from other players.
+    "REVIEW_RANGE": 10,
     "REVIEW_BUDGET_MS": 30,
     # Per client address: reviews keep the solver busy.
     "REVIEW_RATE_LIMIT": "3 per second; 120 per minute",

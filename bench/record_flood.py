@@ -19,6 +19,8 @@ instead of gunicorn alone. All traffic goes to 127.0.0.1 and stops after the giv
 
 import argparse
 import json
+import multiprocessing
+import os
 import random
 import statistics
 import tempfile
@@ -81,14 +83,19 @@ def record_cost(url, record_id, repeat=9):
     return cost
 
 
-def flood(flooders, stop, answers, record_id, moves, patient):
-    """A replay page's requests as fast as the server answers: the record, then a review range.
+def flood(url, count, record_id, moves, patient, stop, answers):
+    """``count`` connections asking for a replay page's requests as fast as the server answers: the
+    record, then a review range, until ``stop``; what they got goes into the ``answers`` queue.
 
     A ``patient`` flooder waits as long as a 429's Retry-After asks; otherwise it asks again at once.
+    Run in a process of its own at the lowest priority, so that the flood's own client work (an
+    attacker's machine, in earnest) neither slows the players' clients nor takes the server's cores.
     """
+    os.nice(19)
+    got = Counter()
 
-    def work(flooder):
-        rng = random.Random(id(flooder))
+    def work(number):
+        flooder, rng = player_client(url, source=FLOODER), random.Random(number)
         while not stop.is_set():
             for kind, path in (("record", f"/api/records/{record_id}"),
                                ("review", f"/api/records/{record_id}/review?from={rng.randrange(moves)}")):  # fmt: skip
@@ -97,11 +104,31 @@ def flood(flooders, stop, answers, record_id, moves, patient):
                     status = reply.status
                 except OSError:
                     status = "error"
-                answers[f"{kind} {status}"] += 1
+                got[f"{kind} {status}"] += 1
                 if status == 429 and patient:
                     stop.wait(reply.retry_after)
 
-    return [threading.Thread(target=work, args=(flooder,)) for flooder in flooders]
+    threads = [threading.Thread(target=work, args=(number,)) for number in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    answers.put(dict(got))
+
+
+@contextmanager
+def flooding(*args):
+    """``flood(*args)`` in a child process while the block runs; the flood's answers, once it ends."""
+    context = multiprocessing.get_context("spawn")
+    stop, queue, answers = context.Event(), context.Queue(), Counter()
+    process = context.Process(target=flood, args=(*args, stop, queue))
+    process.start()
+    try:
+        yield answers
+    finally:
+        stop.set()
+        answers.update(queue.get(timeout=60))
+        process.join()
 
 
 def run(url, players_count, flooders_count, seconds, rounds, patient):
@@ -109,14 +136,14 @@ def run(url, players_count, flooders_count, seconds, rounds, patient):
     players = [player_client(url, source=f"127.0.0.{10 + number}") for number in range(players_count)]
     for number, player in enumerate(players):
         player.request("POST", "/api/game", {"seed": number})
-    flooders = [player_client(url, source=FLOODER) for _ in range(flooders_count)]
     idle, flooded, errors, answers = [], [], [], Counter()
     for _ in range(rounds):
         stop = threading.Event()
         phase(play(players, stop, idle, errors), seconds, stop)
         stop = threading.Event()
-        flooding = flood(flooders, stop, answers, record_id, moves, patient)
-        phase(play(players, stop, flooded, errors) + flooding, seconds, stop)
+        with flooding(url, flooders_count, record_id, moves, patient) as got:
+            phase(play(players, stop, flooded, errors), seconds, stop)
+        answers.update(got)
     return {
         "record": {"moves": moves, "request": record_cost(url, record_id)},
         "idle": percentiles(idle),
