@@ -4,19 +4,19 @@ The solver works on one position at a time on a machine (all workers sharing an 
 folder: the slot is a lock file), so however many hints and reviews arrive, the other
 workers stay free for moves. A player's hint goes first: a hint that finds another hint
 in the slot is refused at once (SolverBusy: 429 with Retry-After) rather than tying up its
-worker, but one that finds a review there waits for that review's position to end (a
-review's budget, shorter than a hint's), and meanwhile no review takes the slot again.
-A review yields whenever a hint waits or the slot is taken: it is refused, keeping what
-it has done, and asked again later.
+worker, but one that finds a review there says so (it touches ``solver-wanted``) and waits
+for that review's position to end (a review's budget, shorter than a hint's). A review
+yields the solver whenever a hint asked for it within the last HINT_GRACE seconds, or the
+slot is taken: it is refused, keeping what it has done, and asked again later.
 
-Two lock files: ``solver.lock`` is the slot; on ``solver-queue.lock`` a review holds an
-exclusive lock for as long as it holds the slot, and a waiting hint a shared one.
+Lock files: ``solver.lock`` is the slot; a review holds ``solver-review.lock`` for as long
+as it holds the slot, so that a hint can tell whom it waits for.
 """
 
 import gc
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import cache
 from pathlib import Path
 from time import perf_counter
@@ -52,8 +52,9 @@ def warm_up():
         _solver().suggest(Game.new(seed=0).board, 1.0)
 
 
-SLOT, QUEUE = "solver.lock", "solver-queue.lock"
+SLOT, REVIEWING, WANTED = "solver.lock", "solver-review.lock", "solver-wanted"
 POLL_SECONDS = 0.0005
+HINT_GRACE = 0.25  # seconds after a hint asked for the solver in which no review takes it
 
 
 @contextmanager
@@ -61,20 +62,27 @@ def _slot_for_a_hint(folder, deadline):
     """The slot; if a review holds it, once that review's position ends (by ``deadline`` at the latest)."""
     with open_lock_file(folder / SLOT) as slot:
         if not try_flock(slot):
-            with open_lock_file(folder / QUEUE) as queue:
-                if try_flock(queue, shared=True):
-                    raise SolverBusy  # no review holds the queue: a hint holds the slot
-                _poll(lambda: try_flock(queue, shared=True), deadline)
-                _poll(lambda: try_flock(slot), deadline)
+            with open_lock_file(folder / REVIEWING) as reviewing:
+                if try_flock(reviewing, shared=True):
+                    raise SolverBusy  # no review holds the slot: a hint does
+            with suppress(OSError):  # a folder that cannot take it: the reviews only yield later
+                (folder / WANTED).touch()
+            _poll(lambda: try_flock(slot), deadline)
         yield
 
 
 @contextmanager
 def _slot_for_a_review(folder):
-    """The slot, only while no hint waits for it; the queue is held with it, and let go after it."""
-    with open_lock_file(folder / QUEUE) as queue:
-        if not try_flock(queue):
-            raise SolverBusy
+    """The slot, unless a hint asked for the solver a moment ago; held with the reviewing lock."""
+    try:
+        wanted = time.time() - (folder / WANTED).stat().st_mtime < HINT_GRACE
+    except FileNotFoundError:
+        wanted = False
+    if wanted:
+        raise SolverBusy
+    with open_lock_file(folder / REVIEWING) as reviewing:
+        if not try_flock(reviewing):
+            raise SolverBusy  # another review
         with open_lock_file(folder / SLOT) as slot:
             if not try_flock(slot):
                 raise SolverBusy
