@@ -135,9 +135,9 @@ def report(results, label, runs):
 
 def start(setup, stack, folder):
     """The server of ``setup`` on loopback ports, for the run only; returns its URL."""
-    from bench import image
-    from bench.compose_stack import replicas_behind_nginx
-    from bench.servers import PROJECT_ROOT
+    from tests.support import image
+    from tests.support.compose_stack import replicas_behind_nginx
+    from tests.support.servers import PROJECT_ROOT
 
     if setup == "compose":
         return stack.enter_context(replicas_behind_nginx(PROJECT_ROOT, folder, ("app",))).url

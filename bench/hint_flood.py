@@ -127,7 +127,7 @@ def main(argv=None):
     parser.add_argument("--work-time-limit", help="FLASK_WORK_TIME_LIMIT for the server (default: the app's)")
     parser.add_argument("--respect-retry-after", action="store_true", help="the flooders wait as a 429 asks")
     args = parser.parse_args(argv)
-    from bench.servers import gunicorn_server
+    from tests.support.servers import gunicorn_server
 
     env = {"FLASK_WORK_TIME_LIMIT": args.work_time_limit} if args.work_time_limit else {}
     with gunicorn_server(env=env, args=["--workers", str(args.workers)]) as server:

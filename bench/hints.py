@@ -13,9 +13,9 @@ import argparse
 import json
 import time
 
-from bench.client import HttpClient
-from bench.servers import gunicorn_server
 from bench.stats import percentile
+from tests.support.client import HttpClient
+from tests.support.servers import gunicorn_server
 
 
 def rss_mb(pid: int) -> dict:

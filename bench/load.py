@@ -21,7 +21,7 @@ from collections import Counter
 from contextlib import ExitStack, contextmanager
 from functools import partial
 
-from bench.client import HttpClient
+from tests.support.client import HttpClient
 
 DIRECTIONS = ("left", "down", "right", "up")
 
@@ -63,7 +63,7 @@ class CpuMeter:
         self.groups = groups  # {"server": pgid, "store": pgid}
 
     def read(self):
-        from bench.servers import group_cpu_seconds
+        from tests.support.servers import group_cpu_seconds
 
         usage = resource.getrusage(resource.RUSAGE_SELF)
         used = {name: group_cpu_seconds(pgid) for name, pgid in self.groups.items()}
@@ -196,7 +196,7 @@ def start_server(store, workers):
 
     Yields the server's URL and a meter of the CPU its processes use.
     """
-    from bench.servers import gunicorn_server, redis_server
+    from tests.support.servers import gunicorn_server, redis_server
 
     with ExitStack() as stack:
         env = {"FLASK_RATELIMIT_ENABLED": "false"}

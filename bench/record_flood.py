@@ -157,13 +157,13 @@ def run(url, players_count, flooders_count, seconds, rounds, patient):
 @contextmanager
 def served(workers, behind_nginx):
     """The server's URL: gunicorn alone, or compose's setup on loopback (nginx, a replica, Redis)."""
-    from bench.servers import PROJECT_ROOT, gunicorn_server
+    from tests.support.servers import PROJECT_ROOT, gunicorn_server
 
     if not behind_nginx:
         with gunicorn_server(args=["--workers", str(workers)]) as server:
             yield server.url
         return
-    from bench.compose_stack import replicas_behind_nginx
+    from tests.support.compose_stack import replicas_behind_nginx
 
     with tempfile.TemporaryDirectory() as tmp, replicas_behind_nginx(
         PROJECT_ROOT, Path(tmp), ["app"], gunicorn_args=f"--workers {workers}"

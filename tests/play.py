@@ -1,4 +1,4 @@
-"""Playing the game over HTTP with bench.client.HttpClient, for the deploy and load tests."""
+"""Playing the game over HTTP with tests.support.client.HttpClient, for the deploy and load tests."""
 
 STATE_KEYS = ("board", "score", "won", "over", "keep_playing", "moves")
 DIRECTIONS = ("left", "up", "right", "down")

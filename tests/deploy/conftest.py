@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import dockerfile
+from tests.support import dockerfile
 
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.pyo")
 

@@ -18,8 +18,8 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
 from app import DEFAULTS
-from bench import compose, dockerfile
-from bench.servers import PROJECT_ROOT
+from tests.support import compose, dockerfile
+from tests.support.servers import PROJECT_ROOT
 
 ROOT = PROJECT_ROOT
 

@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from bench import image
-from bench.client import HttpClient
-from bench.servers import wait_until
 from tests.play import game_state, play_move
+from tests.support import image
+from tests.support.client import HttpClient
+from tests.support.servers import wait_until
 
 from .conftest import snapshot
 

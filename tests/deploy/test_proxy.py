@@ -1,6 +1,6 @@
 """deploy/nginx.conf, run by a real nginx in front of two replicas configured like compose's.
 
-Only loopback: bench.compose_stack says how.
+Only loopback: tests.support.compose_stack says how.
 """
 
 import gzip
@@ -13,11 +13,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from bench import image
-from bench.client import HttpClient
-from bench.compose_stack import replicas_behind_nginx
-from bench.servers import NGINX, listening_sockets, wait_until
 from tests.play import game_state, play_move
+from tests.support import image
+from tests.support.client import HttpClient
+from tests.support.compose_stack import replicas_behind_nginx
+from tests.support.servers import NGINX, listening_sockets, wait_until
 
 pytestmark = [
     pytest.mark.slow,

@@ -12,11 +12,11 @@ from contextlib import ExitStack
 import psutil
 import pytest
 
-from bench import compose, image
-from bench.client import HttpClient
-from bench.compose_stack import VARIABLES, compose_app_env
-from bench.servers import redis_server, wait_until
 from tests.play import game_state, play_move
+from tests.support import compose, image
+from tests.support.client import HttpClient
+from tests.support.compose_stack import VARIABLES, compose_app_env
+from tests.support.servers import redis_server, wait_until
 
 pytestmark = pytest.mark.slow
 

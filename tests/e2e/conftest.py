@@ -1,11 +1,11 @@
-"""Browser tests: real Chromium (Debian's, see bench.page.CHROMIUM_PATH) against a live server."""
+"""Browser tests: real Chromium (Debian's, see tests.support.browser.CHROMIUM_PATH) against a live server."""
 
 import re
 
 import pytest
 
 from app import create_app
-from bench.page import CHROMIUM_ARGS, CHROMIUM_PATH, served
+from tests.support.browser import CHROMIUM_ARGS, CHROMIUM_PATH, served
 
 
 @pytest.fixture(scope="session")

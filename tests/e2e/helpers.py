@@ -3,8 +3,8 @@
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
-from bench.page import NetworkLog as NetworkLog  # shared with the page benchmarks
-from bench.page import dom_board as dom_board
+from tests.support.browser import NetworkLog as NetworkLog  # shared with the page benchmarks
+from tests.support.browser import dom_board as dom_board
 
 BOARD = "[data-testid=board]"
 

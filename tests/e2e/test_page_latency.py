@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.engine import pack, valid_moves
-from bench.page import emulate_round_trip
+from tests.support.browser import emulate_round_trip
 
 from .helpers import (
     ALL_KEYS,

@@ -9,7 +9,7 @@ from flask import request
 
 from app import api as api_routes
 from app import create_app
-from bench.servers import free_port, redis_server
+from tests.support.servers import free_port, redis_server
 
 pytestmark = pytest.mark.slow
 

@@ -1,4 +1,4 @@
-"""gunicorn with several workers under concurrent load, a killed worker, and the load script.
+"""gunicorn with several workers under concurrent load, and a killed worker.
 
 Bounded: a few hundred requests each, all to 127.0.0.1.
 """
@@ -11,13 +11,18 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bench.load import DIRECTIONS, CpuMeter, player_client, run_load
-from bench.servers import gunicorn_server, redis_server
 from tests.states import restorable_state
+from tests.support.client import HttpClient
+from tests.support.servers import gunicorn_server, redis_server
 
 pytestmark = pytest.mark.slow
 NO_LIMITS = {"FLASK_RATELIMIT_ENABLED": "false"}
+DIRECTIONS = ("left", "down", "right", "up")
 OPEN_GAME = restorable_state([[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]])
+
+
+def player_client(url):
+    return HttpClient(url, timeout=30)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "redis"])
@@ -97,16 +102,6 @@ def test_a_worker_killed_mid_load_corrupts_nothing_and_loses_no_acknowledged_mov
             state = resp.json()
             assert resp.status == 200 and state["created"] is False, "the session survived the crash"
             assert acknowledged[index] <= state["moves"] <= acknowledged[index] + unanswered[index]
-
-
-def test_the_load_script_runs_without_errors(server):
-    meter = CpuMeter({"server": server.process.pid})
-    result = run_load(server.url, sessions=6, moves=15, threads=3, meter=meter)
-    assert result["moves"]["errors"] == 0 and result["healthz"]["errors"] == 0
-    assert result["moves"]["requests"] == 90
-    assert result["ratio"] > 0
-    for measured in (result["moves"], result["healthz"]):
-        assert measured["cpu_us_per_request"]["server"] > 0 and measured["cpu_us_per_request"]["client"] > 0
 
 
 def test_workers_creating_sessions_at_once_keep_the_embedded_store_within_its_limit(tmp_path):

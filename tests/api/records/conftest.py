@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bench.postgres import postgres_server
+from tests.support.postgres import postgres_server
 
 
 @pytest.fixture(scope="package")

@@ -18,12 +18,12 @@ from itsdangerous import URLSafeSerializer
 
 from app.db import MIGRATIONS, SCHEMA_REVISION, db
 from app.engine import DIRECTIONS, Game, InvalidState, pack
-from bench.client import HttpClient
-from bench.postgres import postgres_server
-from bench.servers import PROJECT_ROOT, gunicorn_server
 from tests.api.records.helpers import boards, hall_of_fame, play, save
 from tests.play import play_move
 from tests.states import restorable_state
+from tests.support.client import HttpClient
+from tests.support.postgres import postgres_server
+from tests.support.servers import PROJECT_ROOT, gunicorn_server
 from tests.worker import modules_of_a_new_worker
 
 

@@ -7,7 +7,7 @@ by ${NAME-default}, ``$$`` is a dollar sign, ${NAME?error} refuses to start with
 import yaml
 from podman_compose import rec_subs
 
-from bench.servers import PROJECT_ROOT
+from tests.support.servers import PROJECT_ROOT
 
 COMPOSE = PROJECT_ROOT / "compose.yaml"
 NGINX_CONF = PROJECT_ROOT / "deploy" / "nginx.conf"

@@ -10,9 +10,9 @@ import re
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 
-from bench import compose, image
-from bench.dns import FakeDns
-from bench.servers import LOOPBACK, free_port, nginx_proxy, redis_server
+from tests.support import compose, image
+from tests.support.dns import FakeDns
+from tests.support.servers import LOOPBACK, free_port, nginx_proxy, redis_server
 
 # What a host sets for compose (in .env): both passwords are required.
 VARIABLES = {"POSTGRES_PASSWORD": "stand-in", "REDIS_PASSWORD": "standin0redis0password", "SECRET_KEY": "stand-in"}

@@ -1,9 +1,9 @@
 """Real server processes for tests and benchmarks: redis-server, gunicorn and nginx on loopback.
 
-Shared by the test suites (deploy, load, fault tests) and bench/ (which imports nothing of tests/)::
+Shared by the test suites (deploy, load, fault tests) and the lab's benchmarks::
 
-    from bench.client import HttpClient
-    from bench.servers import gunicorn_server, redis_server
+    from tests.support.client import HttpClient
+    from tests.support.servers import gunicorn_server, redis_server
 
     with redis_server() as redis, gunicorn_server(env={"FLASK_SESSION_TYPE": "redis",
                                                        "FLASK_REDIS_URL": redis.url}) as app:
@@ -29,9 +29,9 @@ from pathlib import Path
 import psutil
 import redis
 
-from bench.client import http_status
+from tests.support.client import http_status
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 APP = "app:create_app()"

@@ -3,7 +3,7 @@
 from dnslib import QTYPE, RCODE, RR, A
 from dnslib.server import BaseResolver, DNSLogger, DNSServer
 
-from bench.servers import LOOPBACK
+from tests.support.servers import LOOPBACK
 
 
 class FakeDns(BaseResolver):

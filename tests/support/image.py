@@ -1,4 +1,4 @@
-"""The Docker image's command lines and environment (from bench.dockerfile), made runnable on this machine."""
+"""The Docker image's command lines and environment (from tests.support.dockerfile), made runnable on this machine."""
 
 import subprocess
 import tempfile
@@ -6,8 +6,8 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
-from bench import dockerfile
-from bench.servers import free_port, gunicorn_server, local_argv
+from tests.support import dockerfile
+from tests.support.servers import free_port, gunicorn_server, local_argv
 
 IMAGE_BIND = "0.0.0.0:8000"
 # Shows which worker served each request (gunicorn reads GUNICORN_CMD_ARGS itself;

@@ -7,7 +7,7 @@ from functools import cache
 
 from dockerfile_parse import DockerfileParser
 
-from bench.servers import PROJECT_ROOT
+from tests.support.servers import PROJECT_ROOT
 
 DOCKERFILE = PROJECT_ROOT / "Dockerfile"
 

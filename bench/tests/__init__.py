@@ -1,0 +1,1 @@
+"""Tests of the lab: the benchmarks themselves run end to end, small."""
