@@ -10,6 +10,7 @@ import { connect, isFinished } from './server.js';
 import { directionName, fill } from './text.js';
 
 const SEAL_AFTER_MS = 1000; // a pause in play this long asks for the game's sealed copy
+const PLAYED_HERE = new Set(['moved', 'kept', 'restored']); // the changes this window made
 
 function notify(listeners, value) {
   for (const listener of listeners) {
@@ -122,7 +123,7 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
       view.show(shown.board, { replace: event.kind === 'new' });
       storage.saveGame(state);
       if (event.kind === 'new') storage.saveSealedCopy(null);
-      keepSealedCopy();
+      if (PLAYED_HERE.has(event.kind)) keepSealedCopy(); // another window's change: that window asks
       if (state.score > best) {
         best = state.score;
         storage.saveBest(best);
