@@ -6,7 +6,6 @@ from flask_limiter import RateLimitExceeded
 from limits.errors import StorageError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from .hints import SolverBusy
 from .store import SessionBusy, StoreUnavailable, WriteOutcomeUnknown
 
 # The session store, or the rate-limit counters kept beside it (security.py), out of reach.
@@ -14,30 +13,32 @@ STORE_DOWN = (StoreUnavailable, StorageError)
 
 
 class ApiError(Exception):
-    """A refusal the client can act on; ``extra`` fields ride along (e.g. the state)."""
+    """A refusal the client can act on; ``extra`` fields ride along (e.g. the state), and
+    ``retry_after`` (seconds) says when asking again makes sense."""
 
-    def __init__(self, status, code, message, **extra):
+    def __init__(self, status, code, message, retry_after=None, **extra):
         super().__init__(message)
         self.status, self.code, self.message, self.extra = status, code, message, extra
+        self.retry_after = retry_after
 
 
 def init_app(app):
-    app.register_error_handler(ApiError, lambda e: respond(e.status, e.code, e.message, **e.extra))
+    app.register_error_handler(ApiError, api_error)
     app.register_error_handler(SessionBusy, session_busy)
-    app.register_error_handler(SolverBusy, solver_busy)
     for down in STORE_DOWN:
         app.register_error_handler(down, store_unavailable)
     app.register_error_handler(HTTPException, http_error)
 
 
+def api_error(error):
+    response = respond(error.status, error.code, error.message, **error.extra)
+    if error.retry_after is not None:
+        response.headers["Retry-After"] = str(error.retry_after)
+    return response
+
+
 def session_busy(_error):
     return respond(409, "busy", "another request of this game is still running; try again")
-
-
-def solver_busy(_error):
-    response = respond(429, "solver_busy", "the solver is working out another hint; try again in a moment")
-    response.headers["Retry-After"] = "1"
-    return response
 
 
 def store_unavailable(error):

@@ -22,14 +22,18 @@ from pathlib import Path
 from time import perf_counter
 
 from .engine import Game
+from .errors import ApiError
+from .lockfiles import open_lock_file, try_flock
 from .solver import Solver
-from .store.lockfiles import open_lock_file, try_flock
 
 _lock = threading.Lock()
 
 
-class SolverBusy(Exception):
-    """Another worker is working out a hint right now."""
+class SolverBusy(ApiError):
+    """Another worker's hint, or a hint before this review, has the solver right now."""
+
+    def __init__(self):
+        super().__init__(429, "solver_busy", "the solver is working out another hint; try again in a moment", 1)
 
 
 @cache

@@ -7,15 +7,12 @@ into the instance folder, not beside them, because the image's code is read-only
 import os
 import tempfile
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Blueprint, abort, current_app, redirect, request
+from flask import request
 from flask_babel import Babel, get_locale
 from jinja2 import pass_context
-
-from .store.cookies import secure_cookies
 
 # Each language named in itself, as the switch shows it.
 LANGUAGES = {"en": "English", "cs": "Čeština"}
@@ -36,9 +33,6 @@ LOCALE_FILTERS = (
     "scientificformat",
 )
 
-bp = Blueprint("i18n", __name__)
-
-
 def init_app(app):
     """Compile the catalogs, then let Flask-Babel read them from the instance folder."""
     compiled = compile_catalogs(SOURCE_DIR, Path(app.instance_path) / "translations")
@@ -47,7 +41,6 @@ def init_app(app):
     Babel(app, locale_selector=select_language)
     for name in LOCALE_FILTERS:
         app.jinja_env.filters[name] = per_request(app.jinja_env.filters[name])
-    app.register_blueprint(bp)
     app.context_processor(template_context)
     app.after_request(vary_by_language)
 
@@ -126,36 +119,6 @@ def preferred_language(accept):
         if quality > 0 and primary in LANGUAGES:
             return primary
     return DEFAULT_LANGUAGE
-
-
-@bp.get("/language/<language>")
-def set_language(language):
-    """The visible switch: plain links (every button on the game page is a script's)."""
-    if language not in LANGUAGES:
-        abort(404)
-    response = redirect(request.script_root + safe_next(request.args.get("next")), code=303)
-    response.set_cookie(
-        COOKIE,
-        language,
-        max_age=COOKIE_MAX_AGE,
-        path=request.script_root or "/",
-        secure=secure_cookies(current_app),
-        httponly=True,
-        samesite="Lax",
-    )
-    return response
-
-
-def safe_next(target):
-    """A path inside this site, or ``/``: never a way to send the reader elsewhere."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return "/"
-    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in target):
-        return "/"
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc:
-        return "/"
-    return target
 
 
 def vary_by_language(response):

@@ -1,4 +1,4 @@
-"""/api/records: save the session's game as a record, read records, list the hall of fame.
+"""Records: a game saved under a player's name, found by its random id, ranked in the hall of fame.
 
 A record is verified only when the engine, replaying its server-chosen seed and its
 directions from a new game, makes exactly its board and score: a state restored
@@ -6,6 +6,7 @@ through PUT /api/game (unless from the server's own sealed copy), or a seed the 
 chose, never is. A record shows its seed only once its game is over: until then the seed
 would tell the player every tile to come, so the replay rebuilds positions from the tiles
 the game placed. Record ids are random (96 bits), so only the links people share lead to a record.
+The API's routes (routes/records_api.py) and the pages (routes/record_pages.py) share this module.
 """
 
 import re
@@ -13,19 +14,13 @@ import secrets
 import unicodedata
 from datetime import UTC
 
-from flask import Blueprint, current_app, request, session, url_for
 from sqlalchemy import select
 
-from . import db as database
-from . import review
-from .api import json_object, load_game, query_number
-from .db import Record, db
+from .database import Record, db
 from .engine import max_tile
-from .engine.record import tiles_text
+from .engine.history import tiles_text
 from .errors import ApiError
-from .security import client_address, within_work_time
-
-bp = Blueprint("records", __name__, url_prefix="/api/records")
+from .review import directions_of
 
 MAX_NAME = 24
 MAX_MARKS = 3  # combining marks in a row: enough for any script (a keycap emoji has two), not a Zalgo pile
@@ -33,21 +28,11 @@ ZERO_WIDTH_JOINER, EMOJI_STYLE = "\u200d", "\ufe0f"
 # Letters and symbols that draw nothing: the Hangul fillers and the blank Braille pattern.
 DRAWS_NOTHING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{16}")
-DEFAULT_LIMIT, MAX_LIMIT = 20, 100
+HALL_OF_FAME_SIZE, MAX_HALL_OF_FAME_SIZE = 20, 100
 
 
-@bp.before_request
-def ensure_schema():
-    database.ensure_schema()
-
-
-@bp.post("")
-def save_record():
-    """Save the session's current game, finished or not, under a player's name."""
-    name = player_name(json_object(required={"name"})["name"])
-    game = load_game()
-    if game is None:
-        raise ApiError(404, "no_game", "this session has no game to save; play one first")
+def save(game, name):
+    """The game saved as a new record under ``name`` (a player's name as player_name reads it)."""
     tiles, verified = game.replayed()
     record = Record(
         id=secrets.token_urlsafe(12),
@@ -58,7 +43,7 @@ def save_record():
         verified=verified,
         hints=game.hints,
         autoplay=game.autoplay,
-        finished=game.over,
+        over=game.over,
         seed=game.seed,
         start=game.start,
         directions=bytes(game.directions.packed),
@@ -68,68 +53,7 @@ def save_record():
     )
     db.session.add(record)
     db.session.commit()
-    return {"id": record.id, "url": url_for("record_pages.replay", record_id=record.id)}, 201
-
-
-@bp.get("/<record_id>")
-def get_record(record_id):
-    """The record with what replays it: its directions and the tiles they met, and its seed once
-    the game is over (a game that can still move keeps it secret)."""
-    record = find(record_id)
-    replay = {
-        "seed": record.seed if record.finished else None,
-        "start": record.start,
-        "directions": review.directions_of(record).to_letters(),
-        "tiles": tiles_text(record.tiles),
-    }
-    return {**summary(record), "replay": replay}
-
-
-@bp.get("/<record_id>/review")
-def review_range(record_id):
-    """The solver's review of one range of positions from ``from`` (analysed now or kept from before)."""
-    record = find(record_id)
-    first = query_number("from", 0, max(record.direction_count - 1, 0))
-    played = list(review.directions_of(record))
-    reviews = review.review_range(record, first, played)
-    after = first + len(reviews)
-    return {
-        "from": first,
-        "reviews": [review.to_dict(item, played[item.position]) for item in reviews],
-        "next": after if after < record.direction_count else None,
-    }
-
-
-@bp.get("/<record_id>/mistakes")
-def mistakes(record_id):
-    """The biggest mistakes among the positions reviewed so far, costliest first."""
-    record = find(record_id)
-    played = list(review.directions_of(record))
-    return {
-        "analysed": review.analysed(record.id),
-        "positions": record.direction_count,
-        "mistakes": [review.to_dict(item, played[item.position]) for item in review.biggest_mistakes(record.id, 10)],
-    }
-
-
-@bp.get("")
-def hall_of_fame():
-    """Verified records, best score first (the earlier of equal scores first); ``unassisted=1``
-    keeps only games without help from this server: no hint, no auto-play, never restored."""
-    limit = query_number("limit", DEFAULT_LIMIT, MAX_LIMIT, low=1)
-    unassisted = request.args.get("unassisted", "0")
-    if unassisted not in ("0", "1"):
-        raise ApiError(400, "invalid_unassisted", "unassisted must be 0 or 1")
-    return {"records": [summary(record) for record in best_records(limit, unassisted == "1")]}
-
-
-def best_records(limit, unassisted=False):
-    """``unassisted``: without help from this server, as far as it knows (Record.without_help)."""
-    query = select(Record).where(Record.verified.is_(True))
-    if unassisted:
-        query = query.where(Record.hints == 0, Record.autoplay.is_(False), Record.restores == 0)
-    query = query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)
-    return db.session.scalars(query).all()
+    return record
 
 
 def find(record_id):
@@ -140,7 +64,18 @@ def find(record_id):
     return record
 
 
+def best_records(limit, unassisted=False):
+    """Verified records, best score first (the earlier of equal scores first); ``unassisted``: only
+    those without help from this server, as far as it knows (Record.without_help)."""
+    query = select(Record).where(Record.verified.is_(True))
+    if unassisted:
+        query = query.where(Record.hints == 0, Record.autoplay.is_(False), Record.restores == 0)
+    query = query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)
+    return db.session.scalars(query).all()
+
+
 def summary(record):
+    """A record as the API lists it (``finished`` is the API's word for over)."""
     return {
         "id": record.id,
         "name": record.name,
@@ -150,8 +85,19 @@ def summary(record):
         "verified": record.verified,
         "assisted": record.assisted,
         "restored": record.restores > 0,
-        "finished": record.finished,
+        "finished": record.over,
         "created": record.created.replace(tzinfo=record.created.tzinfo or UTC).isoformat(),  # SQLite drops it
+    }
+
+
+def replay_of(record):
+    """What replays the record: its directions and the tiles they met, and its seed once the game is
+    over (a game that can still move keeps it secret)."""
+    return {
+        "seed": record.seed if record.over else None,
+        "start": record.start,
+        "directions": directions_of(record).to_letters(),
+        "tiles": tiles_text(record.tiles),
     }
 
 
@@ -188,26 +134,3 @@ def _emoji_ends_at(name, index):
     while index >= 0 and (name[index] == EMOJI_STYLE or unicodedata.category(name[index]) == "Sk"):
         index -= 1
     return index >= 0 and unicodedata.category(name[index]) == "So"
-
-
-def session_key():
-    """Saves are limited per session as well as per address: a session is one player."""
-    return f"session:{session.sid}" if getattr(session, "sid", None) else client_address()
-
-
-def init_app(app):
-    """Register the blueprint and its limits (after security.init_app made the limiter)."""
-    app.register_blueprint(bp)
-    limiter = app.extensions["rate_limiter"]
-    limiter.limit(lambda: current_app.config["API_RATE_LIMIT"])(bp)
-    save = app.view_functions["records.save_record"]
-    per_session = limiter.limit(
-        lambda: current_app.config["RECORD_SESSION_LIMIT"], key_func=session_key, override_defaults=False
-    )
-    per_address = limiter.limit(lambda: current_app.config["RECORD_ADDRESS_LIMIT"], override_defaults=False)
-    save = per_address(per_session(within_work_time(save)))
-    app.view_functions["records.save_record"] = save
-    app.view_functions["records.get_record"] = within_work_time(app.view_functions["records.get_record"])
-    app.view_functions["records.review_range"] = limiter.limit(
-        lambda: current_app.config["REVIEW_RATE_LIMIT"], override_defaults=False
-    )(within_work_time(app.view_functions["records.review_range"]))

@@ -11,10 +11,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from . import hints
-from .db import Record, Review, db
+from .database import Record, Review, db
 from .engine import move
 from .engine.board import SIZE, exponent_grid, exponents
-from .engine.record import Directions, positions
+from .engine.history import Directions, positions
 
 # The strategy page's four mistakes (the ids of its list items), checked in this order.
 CORNER, TRAPPED, MERGES, FULL = "directions", "trapped", "merges", "full"

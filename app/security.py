@@ -1,19 +1,14 @@
-"""Safe-by-default HTTP: security headers, cross-site request refusal, rate limits."""
+"""Safe-by-default HTTP: security headers, cross-site request refusal, usable hosts only.
 
-import ipaddress
-import math
-import time
-from functools import wraps
+The rate limits and each client's share of the server's time are app/limits.py's.
+"""
+
 from urllib.parse import urlsplit
 
-from flask import current_app, g, request, session
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
-from limits import parse_many
+from flask import current_app, g, request
 from werkzeug.exceptions import BadRequest
 
-from . import store
-from .errors import ApiError, respond
+from .errors import ApiError
 from .store.cookies import secure_cookies
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -32,98 +27,12 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-# Always served besides TRUSTED_HOSTS: health checks ask there, and a link to a loopback name
-# points only at the asker's own machine.
-LOOPBACK_HOSTS = ("localhost", "127.0.0.1")
 
 
-def init_app(app, api_blueprint):
-    """Limits are per client address (client_address), shared through Redis when Redis holds the sessions.
-
-    The API limit is one count per address over every API route. New sessions have a
-    count of their own, so one address cannot fill the session store: a request that
-    would make one is refused once the address is over it, and only a session actually
-    stored counts; a count over every address is the last line. One Limiter per app (not
-    a module global) so that apps built side by side, as the tests do, never share counters.
-    """
-    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"] or "memory://")
-    # Counters out of reach raise limits' own StorageError (a 503, see errors.py), not Redis's.
-    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"wrap_exceptions": True})
-    limiter = app.extensions["rate_limiter"] = Limiter(client_address, app=app)
-    limiter.shared_limit(lambda: current_app.config["API_RATE_LIMIT"], scope="api")(api_blueprint)
-    for scope, setting, key in (
-        ("new-session", "NEW_SESSION_RATE_LIMIT", client_address),
-        ("new-session-everyone", "NEW_SESSION_GLOBAL_LIMIT", lambda: "everyone"),
-    ):
-        limiter.shared_limit(
-            lambda setting=setting: current_app.config[setting],
-            scope=scope,
-            key_func=key,
-            exempt_when=lambda: not store.session_is_new(),
-            deduct_when=lambda _response: bool(session) and store.session_is_new(),
-        )(api_blueprint)
-    app.view_functions["api.hint"] = limiter.limit(
-        lambda: current_app.config["HINT_RATE_LIMIT"], key_func=session_or_address, override_defaults=False
-    )(within_work_time(app.view_functions["api.hint"]))
-    if app.config.get("TRUSTED_HOSTS"):
-        app.config["TRUSTED_HOSTS"] = [*app.config["TRUSTED_HOSTS"], *LOOPBACK_HOSTS]
+def init_app(app):
     app.before_request(refuse_unusable_hosts)
     app.before_request(refuse_cross_site_writes)
     app.after_request(add_security_headers)
-
-
-def client_address():
-    """The client's address as the limits count it: an IPv6 address by its /64, which one
-    machine's network gets whole (2**64 addresses), and an IPv4-mapped one as its IPv4."""
-    address = get_remote_address()
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if ip.version == 6 and ip.ipv4_mapped:
-        return str(ip.ipv4_mapped)
-    if ip.version == 6:
-        return str(ipaddress.ip_network((ip, 64), strict=False))
-    return address
-
-
-def session_or_address():
-    """A session with a game is limited on its own; other requests by their address."""
-    return session.sid if "game" in session else client_address()
-
-
-def within_work_time(view):
-    """Heavy work is shared per client address, whatever its number of sessions: the solver
-    (hints, auto-play, reviews) and replays whose cost grows with a game's length (saving a record).
-
-    Each request's time is charged, in milliseconds, to WORK_TIME_LIMIT; an address that has
-    used it up is answered 429 before the work starts, so it cannot crowd other players' moves
-    out of the workers.
-    """
-
-    @wraps(view)
-    def limited(*args, **kwargs):
-        limiter = current_app.extensions["rate_limiter"]
-        if not limiter.enabled:
-            return view(*args, **kwargs)
-        limits, address = parse_many(current_app.config["WORK_TIME_LIMIT"]), client_address()
-        for limit in limits:
-            if not limiter.limiter.test(limit, "work-time", address):
-                reset = limiter.limiter.get_window_stats(limit, "work-time", address).reset_time
-                response = respond(
-                    429, "too_many_requests", "this address has used its share of the server's time; try again later"
-                )
-                response.headers["Retry-After"] = str(max(1, math.ceil(reset - time.time())))
-                return response
-        started = time.perf_counter()
-        try:
-            return view(*args, **kwargs)
-        finally:
-            spent = math.ceil((time.perf_counter() - started) * 1000)
-            for limit in limits:
-                limiter.limiter.hit(limit, "work-time", address, cost=spent)
-
-    return limited
 
 
 def refuse_unusable_hosts():

@@ -15,7 +15,7 @@ import time
 
 from app.engine.board import CELL_SHIFTS, MAX_EXPONENT, exponents
 from app.engine.game import Game
-from app.engine.moves import DIRECTIONS, MOVES, move, valid_moves
+from app.engine.sliding import DIRECTIONS, SLIDES, move, valid_moves
 from app.engine.spawn import spawn, start_board
 
 BATCH = 2_000
@@ -39,7 +39,7 @@ def sample_boards(count: int = 20_000, seed: int = 2048) -> list[int]:
         while valid := valid_moves(board):
             boards.append(board)
             direction = rng.choices(valid, [_PREFERENCE[d] for d in valid])[0]
-            board, _, _ = spawn(MOVES[direction](board), rng)
+            board, _, _ = spawn(SLIDES[direction](board), rng)
     boards = boards[: count // 2]
     boards += [_raised(board, rng.randrange(1, 10)) for board in boards]
     rng.shuffle(boards)
@@ -101,7 +101,7 @@ def main() -> None:
     board_batches = batches(boards)
     print(f"{len(boards)} boards in batches of {BATCH}, {ROUNDS} passes, one core")
     print(f"{'':<26}{'best':>12}{'median':>12}")
-    per_direction = {d: rates(_unscored(MOVES[d]), board_batches) for d in DIRECTIONS}
+    per_direction = {d: rates(_unscored(SLIDES[d]), board_batches) for d in DIRECTIONS}
     for direction, direction_rates in per_direction.items():
         print(_line(f"move_{direction}(board)", direction_rates, "moves/s"))
     mean = tuple(len(DIRECTIONS) / sum(1 / pair[i] for pair in per_direction.values()) for i in (0, 1))

@@ -20,27 +20,27 @@ from pathlib import Path
 
 from app import create_app
 from app.engine import Game
-from app.engine.record import Directions
+from app.engine.history import Directions
 from app.solver import Solver
 from bench import solver as solver_bench
 
 GAME = Path(__file__).with_name("long_game.txt")
-MOVES = 10_000
+SLIDES = 10_000
 
 
 def generate(budget_ms, minutes, first_seed=1):
-    """Let the solver play seeds in turn until a game lasts MOVES moves or time is up; the
+    """Let the solver play seeds in turn until a game lasts SLIDES moves or time is up; the
     longest game goes to GAME. Only strong play lasts that long (a 16384 tile)."""
     solver = Solver()
     deadline = time.monotonic() + 60 * minutes
     longest = 0
     for seed in range(first_seed, first_seed + 10_000):
-        game = solver_bench.play(seed, budget_ms, MOVES, solver)
+        game = solver_bench.play(seed, budget_ms, SLIDES, solver)
         print(f"seed {seed}: {game['moves']} moves, score {game['score']}", flush=True)
         if game["moves"] > longest:
             longest = game["moves"]
             GAME.write_text(f"{seed}\n{game['directions']}\n")
-        if game["moves"] >= MOVES or time.monotonic() > deadline:
+        if game["moves"] >= SLIDES or time.monotonic() > deadline:
             return
 
 
@@ -130,9 +130,9 @@ def main(argv=None):
     print(f"{'':52} {'median ms':>10} {'best ms':>9}")
     for label, median, best in rows:
         print(f"{label:52} {median:10.1f} {best:9.1f}")
-    if game.moves < MOVES:  # the replays grow with the length: scaled to MOVES
-        scale = MOVES / game.moves
-        print(f"scaled to {MOVES:,} moves: verify {rows[0][1] * scale:.0f} ms, positions {rows[3][1] * scale:.0f} ms")
+    if game.moves < SLIDES:  # the replays grow with the length: scaled to SLIDES
+        scale = SLIDES / game.moves
+        print(f"scaled to {SLIDES:,} moves: verify {rows[0][1] * scale:.0f} ms, positions {rows[3][1] * scale:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -32,8 +32,8 @@ from multiprocessing import Pool
 
 import numpy as np
 
-from app.engine import DIRECTIONS, MOVES, Game, max_tile
-from app.engine.record import Directions
+from app.engine import DIRECTIONS, SLIDES, Game, max_tile
+from app.engine.history import Directions
 from app.solver import layout, search
 from app.solver.solver import CUT, DEFAULT_BUDGET_MS, Solver
 from bench import engine as engine_bench
@@ -116,7 +116,7 @@ def report(summary: dict) -> str:
 
 
 def speed() -> dict:
-    """Moves per second, one core: CPython's ``MOVES`` and the compiled ``search.slide``, same boards.
+    """Moves per second, one core: CPython's ``SLIDES`` and the compiled ``search.slide``, same boards.
 
     Timed as bench.engine times, and its best pass kept: other work on the machine only slows one down.
     """
@@ -127,7 +127,7 @@ def speed() -> dict:
     def cpython(batch):
         for board in batch:
             for direction in DIRECTIONS:
-                MOVES[direction](board)
+                SLIDES[direction](board)
 
     boards_per_second = {
         "cpython": engine_bench.rates(cpython, engine_bench.batches(boards))[0],

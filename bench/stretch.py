@@ -23,7 +23,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from app.engine import Game, max_tile
-from app.engine.record import Directions
+from app.engine.history import Directions
 from app.solver.solver import CUT, DEFAULT_BUDGET_MS, Solver
 from bench.solver import command_line, timestamp, write_document
 

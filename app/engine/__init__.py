@@ -4,13 +4,13 @@ It knows nothing of the web; the Flask app and the solver build on it.
 """
 
 from .animation import slide_tiles
-from .board import MAX_EXPONENT, MAX_TILE, ROW_MASK, empty_cells, max_tile, pack, unpack
+from .board import MAX_EXPONENT, MAX_TILE, empty_cells, max_tile, pack, unpack
 from .errors import EngineError, GameFinished, InvalidState, UnknownDirection
 from .game import Game, MoveOutcome
-from .moves import (
+from .rules import WIN_TILE, LineSlide, has_equal_neighbours, slide_line
+from .sliding import (
     DIRECTIONS,
-    MOVES,
-    can_move,
+    SLIDES,
     is_over,
     move,
     move_down,
@@ -20,7 +20,6 @@ from .moves import (
     transpose,
     valid_moves,
 )
-from .rules import WIN_TILE, LineSlide, has_equal_neighbours, slide_line
 from .spawn import spawn, start_board
 from .state import MAX_MOVES, MAX_SCORE, check_count
 
@@ -30,8 +29,7 @@ __all__ = [
     "MAX_MOVES",
     "MAX_SCORE",
     "MAX_TILE",
-    "MOVES",
-    "ROW_MASK",
+    "SLIDES",
     "WIN_TILE",
     "EngineError",
     "Game",
@@ -40,7 +38,6 @@ __all__ = [
     "LineSlide",
     "MoveOutcome",
     "UnknownDirection",
-    "can_move",
     "check_count",
     "empty_cells",
     "has_equal_neighbours",

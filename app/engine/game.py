@@ -5,7 +5,7 @@ random.Random(f"{seed}:start") and the spawn after valid move number n uses
 random.Random(f"{seed}:{n}"), n counted from the game's very first move (a restored
 game's count goes on from its start, never capped, so no two moves share a draw).
 So ``seed``, the state the game started from and the directions of its valid moves
-replay it exactly: the game keeps them (the directions packed, see record.py), and
+replay it exactly: the game keeps them (the directions packed, see history.py), and
 with them what helped the player (hints, auto-play, restores), so that a record of
 it can be checked. Whoever knows the seed knows every tile to come: it stays with
 the server while the game can still move.
@@ -15,19 +15,18 @@ import random
 import secrets
 from dataclasses import dataclass, field
 
-from .animation import slide_tiles
 from .board import max_tile, unpack
 from .errors import GameFinished, InvalidState, UnknownDirection
-from .moves import DIRECTIONS, is_over, move
-from .record import Directions, start_tiles, tile_code
+from .history import Directions, start_tiles, tile_code
 from .rules import WIN_TILE
+from .sliding import DIRECTIONS, is_over, move
 from .spawn import spawn, start_board
 from .state import MAX_MOVES, MAX_SCORE, STATE_KEYS, check_bool, check_count, check_id, check_seed, parse_state
 
 # What a stored game holds besides its state and seed; and what it may hold, with the value a
-# copy stored before the key existed takes.
-RECORD_KEYS = frozenset({"seed_chosen", "start", "directions", "hints", "autoplay"})
-OPTIONAL_RECORD_KEYS = {"id": None, "restores": 0}
+# game stored before the key existed takes.
+STORED_KEYS = frozenset({"seed_chosen", "start", "directions", "hints", "autoplay"})
+OPTIONAL_STORED_KEYS = {"id": None, "restores": 0}
 
 
 def _seed_or_fresh(seed: int | None) -> int:
@@ -40,19 +39,11 @@ def _rng(seed: int, label) -> random.Random:
 
 @dataclass
 class MoveOutcome:
-    """What one play did, with what the front end needs to animate it."""
+    """What one play did."""
 
     moved: bool
     gained: int
-    tiles: list[dict]  # {"row", "col", "value", "from": [[r, c], ...]} after the slide
-    spawned: dict | None  # {"row", "col", "value"}, None when nothing moved
-
-    def to_dict(self) -> dict:
-        return {
-            "moved": self.moved,
-            "gained": self.gained,
-            "animation": {"tiles": self.tiles, "spawned": self.spawned},
-        }
+    spawned: tuple[int, int, int] | None  # the new tile's (row, col, value); None when nothing moved
 
 
 @dataclass(kw_only=True)
@@ -93,28 +84,28 @@ class Game:
         return game
 
     @classmethod
-    def from_record(cls, record: dict) -> "Game":
-        """Game from the server's stored copy (``to_record``).
+    def from_stored(cls, stored: dict) -> "Game":
+        """Game from the session's stored copy (``to_stored``).
 
         A copy stored before games kept their moves replays from its current state on.
         """
-        if not isinstance(record, dict):
+        if not isinstance(stored, dict):
             raise InvalidState("a stored game must be an object")
-        state = {k: v for k, v in record.items() if k not in RECORD_KEYS and k not in OPTIONAL_RECORD_KEYS}
+        state = {k: v for k, v in stored.items() if k not in STORED_KEYS and k not in OPTIONAL_STORED_KEYS}
         game = cls(**parse_state(state, with_seed=True))
-        if RECORD_KEYS.isdisjoint(record):
+        if STORED_KEYS.isdisjoint(stored):
             game.start = game.start_state()
             return game
-        missing = RECORD_KEYS - record.keys()
+        missing = STORED_KEYS - stored.keys()
         if missing:
             raise InvalidState(f"missing keys: {', '.join(sorted(missing))}")
-        game.seed_chosen = check_bool("seed_chosen", record["seed_chosen"])
-        game.start = None if record["start"] is None else cls.from_state(record["start"]).start
-        game.directions = Directions.from_text(record["directions"])
-        game.hints = check_count("hints", record["hints"])
-        game.autoplay = check_bool("autoplay", record["autoplay"])
-        game.id = check_id(record.get("id"))
-        game.restores = check_count("restores", record.get("restores", 0))
+        game.seed_chosen = check_bool("seed_chosen", stored["seed_chosen"])
+        game.start = None if stored["start"] is None else cls.from_state(stored["start"]).start
+        game.directions = Directions.from_text(stored["directions"])
+        game.hints = check_count("hints", stored["hints"])
+        game.autoplay = check_bool("autoplay", stored["autoplay"])
+        game.id = check_id(stored.get("id"))
+        game.restores = check_count("restores", stored.get("restores", 0))
         return game
 
     @classmethod
@@ -156,12 +147,11 @@ class Game:
             raise GameFinished("the game is over")
         if self.won and not self.keep_playing:
             raise GameFinished(f"{WIN_TILE} reached: choose keep playing or start a new game")
-        tiles = slide_tiles(self.board, direction)
         advanced = self.advance(direction)
         if advanced is None:
-            return MoveOutcome(moved=False, gained=0, tiles=tiles, spawned=None)
-        gained, (row, col, value) = advanced
-        return MoveOutcome(moved=True, gained=gained, tiles=tiles, spawned={"row": row, "col": col, "value": value})
+            return MoveOutcome(moved=False, gained=0, spawned=None)
+        gained, spawned = advanced
+        return MoveOutcome(moved=True, gained=gained, spawned=spawned)
 
     def advance(self, direction: str) -> tuple[int, tuple[int, int, int]] | None:
         """The move itself, kept in ``directions``: the points gained and the tile spawned as
@@ -201,7 +191,7 @@ class Game:
 
     @classmethod
     def replay_tiles(cls, seed: int, start: dict | None, directions) -> tuple["Game", bytes]:
-        """As ``replay``, with every tile the game placed (codes, see record.py): a new game's two
+        """As ``replay``, with every tile the game placed (codes, see history.py): a new game's two
         start tiles first, then one a move."""
         replaying = cls.replaying(seed, start, directions)
         game, _ = next(replaying)  # the one game, moved on in place by each step
@@ -225,7 +215,7 @@ class Game:
     def assisted(self) -> bool:
         return self.hints > 0 or self.autoplay
 
-    def to_record(self) -> dict:
+    def to_stored(self) -> dict:
         return {
             **self.to_state(),
             "seed": self.seed,

@@ -94,7 +94,7 @@ def check_seed(seed) -> int:
 
 
 def parse_state(state, *, with_seed: bool = False) -> dict:
-    """Validated Game fields (board packed) from a state, or a record if ``with_seed``."""
+    """Validated Game fields (board packed) from a state, or a stored game if ``with_seed``."""
     _check_keys(state, (STATE_KEYS | {"seed"}) if with_seed else STATE_KEYS)
     fields = {
         "board": _check_board(state["board"]),

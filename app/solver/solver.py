@@ -16,7 +16,7 @@ import numpy as np
 
 from app.engine.board import exponents
 from app.engine.errors import GameFinished
-from app.engine.moves import DIRECTIONS, valid_moves
+from app.engine.sliding import DIRECTIONS, valid_moves
 
 from . import layout, search
 from .heuristic import Weights, build_table

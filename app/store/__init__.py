@@ -2,9 +2,8 @@
 
 One module per job: ``locking`` is the lock protocol every backend follows, ``cookies``
 says when the session cookie is sent, ``sqlite_store`` is the embedded store (one machine,
-any number of workers) and ``redis_store`` the scale-out store (any number of replicas);
-``lockfiles`` opens and takes the flock()ed files that the embedded store and the hints lock.
-The routes, not the store, turn a session into a game.
+any number of workers, locking with app/lockfiles.py) and ``redis_store`` the scale-out
+store (any number of replicas). app/games.py, not the store, turns a session into a game.
 """
 
 from datetime import timedelta

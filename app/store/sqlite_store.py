@@ -23,8 +23,8 @@ from pathlib import Path
 
 from flask_session.base import ServerSideSessionInterface
 
+from ..lockfiles import open_lock_file, try_flock
 from .cookies import CookiePolicy
-from .lockfiles import open_lock_file, try_flock
 from .locking import LockedSessions, StoreUnavailable, retry_until
 
 log = logging.getLogger(__name__)

@@ -312,3 +312,15 @@ def test_a_game_restored_at_its_counters_bounds_plays_on_and_stays_stored(client
     after = client.get("/api/game").get_json()
     assert after["created"] is False and after["board"] == moved["board"]
     assert after["score"] == min(score + 2048, MAX_SCORE) and after["moves"] == min(moves + 1, MAX_MOVES)
+
+
+def test_a_batch_is_played_without_drawing_its_animation(client, monkeypatch):
+    """The page sends batches and predicts the slides itself: only a single direction is answered with its animation."""
+
+    def refuse(*_args):
+        raise AssertionError("a batch built an animation")
+
+    client.put("/api/game", json=restorable_state([[2, 2, 4, 0], [0] * 4, [0] * 4, [0, 0, 0, 8]]))
+    monkeypatch.setattr("app.routes.game_api.slide_tiles", refuse)
+    body = client.post("/api/game/moves", json={"directions": ["left", "right", "up"]}).get_json()
+    assert body["moved"] is True and "animation" not in body

@@ -2,7 +2,7 @@
 
 import json
 
-from app import pages
+from app.routes import pages
 
 
 def stored_run(budget_ms, games=3, finished=3):

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from app import security
+from app import limits
 from app.engine import Game
 from tests.api.stored import entry_count
 from tests.states import restorable_state
@@ -160,7 +160,7 @@ def test_limits_count_an_ipv6_network_by_its_slash_64(app, addresses, same):
     keys = set()
     for address in addresses:
         with app.test_request_context(environ_base={"REMOTE_ADDR": address}):
-            keys.add(security.client_address())
+            keys.add(limits.client_address())
     assert (len(keys) == 1) is same
 
 

@@ -9,8 +9,7 @@ from contextlib import closing
 import pytest
 from flask import request, session
 
-from app import api as api_routes
-from app import create_app
+from app import create_app, games
 from app.store.cookies import COOKIE_SENT
 from tests.api.locking import holding_the_session_of
 from tests.api.stored import database, entry_count, has_entry, overwrite_every_entry, read_entry, write_entry
@@ -155,7 +154,7 @@ def clients_sharing_one_session(app, count):
 
 def slow_loads(monkeypatch, seconds, method=None):
     """Widen the read-change-write window so that unsynchronised requests would collide."""
-    load = api_routes.load_game
+    load = games.load_game
 
     def slow():
         game = load()
@@ -163,7 +162,7 @@ def slow_loads(monkeypatch, seconds, method=None):
             time.sleep(seconds)
         return game
 
-    monkeypatch.setattr(api_routes, "load_game", slow)
+    monkeypatch.setattr(games, "load_game", slow)
 
 
 def test_concurrent_moves_of_one_session_are_each_applied_exactly_once(app, monkeypatch):

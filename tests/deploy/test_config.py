@@ -17,7 +17,7 @@ from limits import parse_many
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
-from app import DEFAULTS
+from app.config import DEFAULTS
 from tests.support import compose, dockerfile
 from tests.support.servers import PROJECT_ROOT
 

@@ -7,8 +7,7 @@ import pytest
 import redis
 from flask import request
 
-from app import api as api_routes
-from app import create_app
+from app import create_app, games
 from tests.support.servers import free_port, redis_server
 
 pytestmark = pytest.mark.slow
@@ -77,14 +76,14 @@ def test_a_request_whose_lock_lease_ran_out_is_refused_and_overwrites_nothing(re
     slow, fast = app.test_client(), app.test_client()
     slow.post("/api/game", json={"seed": 21})
     fast.set_cookie("session", slow.get_cookie("session").value)
-    load = api_routes.load_game
+    load = games.load_game
 
     def load_slowly_when_asked():
         if request.headers.get("X-Slow"):
             time.sleep(0.5)
         return load()
 
-    monkeypatch.setattr(api_routes, "load_game", load_slowly_when_asked)
+    monkeypatch.setattr(games, "load_game", load_slowly_when_asked)
 
     with ThreadPoolExecutor(1) as pool:
         stalled = pool.submit(slow.post, "/api/game/moves", json={"direction": "left"}, headers={"X-Slow": "1"})

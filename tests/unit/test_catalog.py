@@ -13,6 +13,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from app import i18n
+from app.routes import language
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "app" / "translations"
@@ -130,5 +131,5 @@ def test_workers_compiling_at_once_leave_one_whole_catalog(tmp_path):
 
 @pytest.mark.parametrize("bad", ["", "nonsense", "https://x", "//x"])
 def test_safe_next_keeps_only_local_paths(bad):
-    assert i18n.safe_next(bad) == "/"
-    assert i18n.safe_next("/rules?x=1#goal") == "/rules?x=1#goal"
+    assert language.safe_next(bad) == "/"
+    assert language.safe_next("/rules?x=1#goal") == "/rules?x=1#goal"

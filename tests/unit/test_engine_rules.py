@@ -16,6 +16,7 @@ from app.engine import (
     move,
     pack,
     slide_line,
+    slide_tiles,
     spawn,
     start_board,
     unpack,
@@ -196,7 +197,7 @@ class TestGame:
         outcome = game.play(direction)
         expected, (row, col), value = spawn(slid, random.Random("42:1"))
         assert game.board == expected
-        assert outcome.spawned == {"row": row, "col": col, "value": value}
+        assert outcome.spawned == (row, col, value)
 
     def test_same_seed_and_moves_give_the_same_game(self):
         def play(seed):
@@ -205,7 +206,7 @@ class TestGame:
                 if game.over:
                     break
                 game.play(DIRECTIONS[i * 7 % 4])
-                states.append(game.to_record())
+                states.append(game.to_stored())
             return states
 
         assert play(2024) == play(2024)
@@ -219,32 +220,29 @@ class TestGame:
         grid = unpack(game.board)
         assert grid[0][0] == 512
         assert sorted(v for row in grid for v in row if v) in ([2, 512], [4, 512])
-        spawned = outcome.spawned
-        assert grid[spawned["row"]][spawned["col"]] == spawned["value"]
+        row, col, value = outcome.spawned
+        assert grid[row][col] == value
 
     def test_an_invalid_move_changes_nothing(self):
         grid = [[2, 4, 0, 0], [8, 0, 0, 0], [0] * 4, [0] * 4]
         game = game_with(grid, score=30, moves=3)
-        before = game.to_record()
+        before = game.to_stored()
         outcome = game.play("left")
         assert not outcome.moved and outcome.gained == 0 and outcome.spawned is None
-        assert game.to_record() == before
+        assert game.to_stored() == before
         assert game.play("up").moved is False
-        assert game.to_record() == before
+        assert game.to_stored() == before
 
-    def test_outcome_lists_tiles_after_the_slide_with_sources(self):
+    def test_the_slide_lists_every_tile_with_its_sources(self):
+        """What the API's animation of one move shows: every tile after the slide, and where it came from."""
         game = game_with([[0, 2, 2, 4], [0] * 4, [0] * 4, [0, 0, 0, 8]])
-        outcome = game.play("right")
-        assert outcome.tiles == [
+        assert slide_tiles(game.board, "right") == [
             {"row": 0, "col": 2, "value": 4, "from": [[0, 2], [0, 1]]},
             {"row": 0, "col": 3, "value": 4, "from": [[0, 3]]},
             {"row": 3, "col": 3, "value": 8, "from": [[3, 3]]},
         ]
-        assert outcome.to_dict() == {
-            "moved": True,
-            "gained": 4,
-            "animation": {"tiles": outcome.tiles, "spawned": outcome.spawned},
-        }
+        outcome = game.play("right")
+        assert outcome.moved and outcome.gained == 4 and outcome.spawned is not None
 
     def test_unknown_direction_is_refused(self):
         game = Game.new(seed=1)
@@ -261,10 +259,10 @@ class TestGame:
         assert outcome.gained == 2048 and game.score == 2148
         assert game.won and game.finished and not game.over
         assert game.to_state()["won"] is True
-        before = game.to_record()
+        before = game.to_stored()
         with pytest.raises(GameFinished):
             game.play("right")
-        assert game.to_record() == before
+        assert game.to_stored() == before
         game.choose_keep_playing()
         assert not game.finished
         game.play("right")

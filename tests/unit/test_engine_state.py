@@ -71,7 +71,7 @@ def test_to_state_has_exactly_the_documented_keys():
     state = game.to_state()
     assert set(state) == {"board", "score", "won", "over", "keep_playing", "moves"}
     assert [len(row) for row in state["board"]] == [4, 4, 4, 4]
-    assert game.to_record() == {
+    assert game.to_stored() == {
         **state,
         "seed": 11,
         "seed_chosen": True,
@@ -82,7 +82,7 @@ def test_to_state_has_exactly_the_documented_keys():
         "id": None,
         "restores": 0,
     }
-    assert len(json.dumps(game.to_record())) < 300
+    assert len(json.dumps(game.to_stored())) < 300
 
 
 @unhurried
@@ -90,8 +90,8 @@ def test_to_state_has_exactly_the_documented_keys():
 def test_states_and_records_round_trip(game):
     restored = Game.from_state(game.to_state(), game.seed)
     assert (restored.to_state(), restored.seed, restored.start) == (game.to_state(), game.seed, game.start_state())
-    assert Game.from_record(game.to_record()) == game
-    assert Game.from_record(json.loads(json.dumps(game.to_record()))) == game
+    assert Game.from_stored(game.to_stored()) == game
+    assert Game.from_stored(json.loads(json.dumps(game.to_stored()))) == game
 
 
 def test_over_is_recomputed_not_trusted():
@@ -150,7 +150,7 @@ def test_bad_states_are_refused_with_a_reason(state, message):
 @pytest.mark.parametrize("seed", [-1, 2**63, True, 1.0, "1", None])
 def test_bad_seeds_are_refused(seed):
     with pytest.raises(InvalidState, match="seed"):
-        Game.from_record(valid_state(seed=seed))
+        Game.from_stored(valid_state(seed=seed))
     if seed is not None:  # without a seed, new() and from_state() draw one
         with pytest.raises(InvalidState, match="seed"):
             Game.from_state(valid_state(), seed=seed)
@@ -165,17 +165,17 @@ def test_games_without_a_seed_draw_different_ones():
 
 def test_a_record_needs_its_seed():
     with pytest.raises(InvalidState, match="missing keys: seed"):
-        Game.from_record(valid_state())
-    assert Game.from_record(valid_state(seed=2**63 - 1)).seed == 2**63 - 1
+        Game.from_stored(valid_state())
+    assert Game.from_stored(valid_state(seed=2**63 - 1)).seed == 2**63 - 1
 
 
 @unhurried
 @given(json_values | near_states)
 def test_any_json_is_a_game_or_invalid_state(value):
-    for parse in (lambda: Game.from_state(value, seed=1), lambda: Game.from_record(value)):
+    for parse in (lambda: Game.from_state(value, seed=1), lambda: Game.from_stored(value)):
         try:
             game = parse()
         except InvalidState as error:
             assert str(error)
         else:
-            assert Game.from_record(game.to_record()) == game
+            assert Game.from_stored(game.to_stored()) == game

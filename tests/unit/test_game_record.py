@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.engine import DIRECTIONS, MAX_MOVES, Game, InvalidState
-from app.engine.record import MAX_DIRECTIONS, Directions, positions, tiles_text
+from app.engine.history import MAX_DIRECTIONS, Directions, positions, tiles_text
 
 
 def played(game, count, rng=None):
@@ -62,7 +62,7 @@ def test_a_server_seeded_game_replays_exactly_and_is_verified():
 def test_the_record_survives_the_session_round_trip():
     game = played(Game.new(), 50)
     game.hints = 3
-    copy = Game.from_record(game.to_record())
+    copy = Game.from_stored(game.to_stored())
     assert copy == game
     assert copy.verified and copy.assisted
 
@@ -104,23 +104,23 @@ def test_hints_and_autoplay_make_a_game_assisted():
 
 def test_a_game_stored_before_records_replays_from_where_it_is():
     old = {**played(Game.new(), 10).to_state(), "seed": 5}
-    game = Game.from_record(old)
+    game = Game.from_stored(old)
     assert game.start == {key: old[key] for key in ("board", "score", "won", "keep_playing", "moves")}
     assert not game.verified
 
 
 @pytest.mark.parametrize("change", [{"hints": -1}, {"autoplay": "yes"}, {"seed_chosen": 1}, {"directions": "2:"}])
 def test_a_damaged_record_is_refused(change):
-    record = played(Game.new(), 10).to_record() | change
+    record = played(Game.new(), 10).to_stored() | change
     with pytest.raises(InvalidState):
-        Game.from_record(record)
+        Game.from_stored(record)
 
 
 def test_a_record_missing_some_keys_is_refused():
-    record = Game.new().to_record()
+    record = Game.new().to_stored()
     del record["hints"]
     with pytest.raises(InvalidState):
-        Game.from_record(record)
+        Game.from_stored(record)
 
 
 def test_the_tiles_a_game_placed_rebuild_every_position_without_the_seed():
@@ -150,19 +150,19 @@ def test_moves_past_the_move_count_bound_still_draw_fresh_tiles():
     while len(values) < 40 and not game.over:
         outcome = game.play(rng.choice(DIRECTIONS))
         if outcome.moved:
-            values.append(outcome.spawned["value"])
+            values.append(outcome.spawned[2])
     assert game.moves == MAX_MOVES and len(values) == 40
     assert 2 in values and 4 in values
 
 
 def test_a_game_stored_before_games_had_an_id_reads_back():
-    record = played(Game.new(), 10).to_record()
+    record = played(Game.new(), 10).to_stored()
     del record["id"], record["restores"]
-    game = Game.from_record(record)
+    game = Game.from_stored(record)
     assert (game.id, game.restores) == (None, 0) and game.verified
 
 
 @pytest.mark.parametrize("change", [{"id": "short"}, {"id": 5}, {"restores": -1}])
 def test_a_record_with_a_damaged_id_or_count_is_refused(change):
     with pytest.raises(InvalidState):
-        Game.from_record(played(Game.new(), 3).to_record() | change)
+        Game.from_stored(played(Game.new(), 3).to_stored() | change)

@@ -7,7 +7,7 @@ import pytest
 
 from app.engine import (
     DIRECTIONS,
-    MOVES,
+    SLIDES,
     GameFinished,
     empty_cells,
     pack,
@@ -38,7 +38,7 @@ def random_play_boards(seed: int, games: int = 25) -> list[int]:
         board = start_board(rng)
         while moves := valid_moves(board):
             boards.append(board)
-            board, _, _ = spawn(MOVES[rng.choice(moves)](board), rng)
+            board, _, _ = spawn(SLIDES[rng.choice(moves)](board), rng)
     return boards
 
 
@@ -72,7 +72,7 @@ def plain_expectimax(table, loss, board, depth):
     for r, c in cells:
         for exponent, weight in ((1, 0.9), (2, 0.1)):
             spawned = board | exponent << (5 * (4 * r + c))
-            children = [MOVES[d](spawned) for d in DIRECTIONS if MOVES[d](spawned) != spawned]
+            children = [SLIDES[d](spawned) for d in DIRECTIONS if SLIDES[d](spawned) != spawned]
             best = max((plain_expectimax(table, loss, child, depth - 1) for child in children), default=-loss)
             total += weight * best
     return total / len(cells)
@@ -86,7 +86,7 @@ def test_samples_cover_each_kind_of_position():
 @pytest.mark.parametrize("board", MID_GAME + NEARLY_FULL + ONE_MOVE)
 def test_suggestion_is_a_valid_move_with_a_score_per_valid_move(solver, board):
     suggestion = solver.suggest(board, budget_ms=10)
-    assert MOVES[suggestion.direction](board) != board
+    assert SLIDES[suggestion.direction](board) != board
     assert set(suggestion.scores) == set(valid_moves(board))
     assert suggestion.depth >= 1
 
@@ -142,7 +142,7 @@ def test_compiled_slides_equal_the_engines_moves():
         packed = layout.to_search(board)
         assert layout.from_search(packed) == board
         for index, direction in enumerate(DIRECTIONS):
-            assert layout.from_search(search.slide(packed, index)) == MOVES[direction](board)
+            assert layout.from_search(search.slide(packed, index)) == SLIDES[direction](board)
 
 
 def test_the_search_sees_tiles_above_32768_as_32768():
@@ -187,7 +187,7 @@ def test_search_without_cut_equals_plain_expectimax(board, spawns):
     table = build_table(weights)
     scores, _ = Solver(weights, cut=0.0).score(board, spawns)
     for index, direction in enumerate(DIRECTIONS):
-        child = MOVES[direction](board)
+        child = SLIDES[direction](board)
         if child == board:
             assert math.isnan(scores[index])
         else:

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from app.engine import Game
-from app.engine.record import Directions
+from app.engine.history import Directions
 
 revision = '0002'
 down_revision = '0001'

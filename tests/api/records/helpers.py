@@ -3,7 +3,7 @@
 import random
 
 from app.engine import DIRECTIONS, unpack
-from app.engine.record import TILE_LETTERS, positions
+from app.engine.history import TILE_LETTERS, positions
 
 
 def play(client, count, rng=None):

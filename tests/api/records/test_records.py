@@ -16,7 +16,7 @@ import sqlalchemy
 from alembic.script import ScriptDirectory
 from itsdangerous import URLSafeSerializer
 
-from app.db import MIGRATIONS, SCHEMA_REVISION, db
+from app.database import MIGRATIONS, SCHEMA_REVISION, db
 from app.engine import DIRECTIONS, Game, InvalidState, pack
 from tests.api.records.helpers import boards, hall_of_fame, play, save
 from tests.play import play_move

@@ -7,7 +7,7 @@ slot with one. A folder that cannot hold a lock file is a store fault (503), nev
 import fcntl
 from pathlib import Path
 
-from .locking import StoreUnavailable
+from .store.locking import StoreUnavailable
 
 
 def open_lock_file(path: Path):

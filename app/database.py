@@ -1,4 +1,4 @@
-"""The records database: SQLAlchemy models, migrations applied at start, outages answered 503.
+"""The records' database: SQLAlchemy models, migrations applied at start, outages answered 503.
 
 SQLite in the instance folder by default, so a single container needs nothing else;
 PostgreSQL (``FLASK_SQLALCHEMY_DATABASE_URI``) when replicas share the records. The schema
@@ -63,7 +63,7 @@ class Record(db.Model):
     verified: Mapped[bool] = mapped_column(Boolean)
     hints: Mapped[int] = mapped_column(BigInteger)
     autoplay: Mapped[bool] = mapped_column(Boolean)
-    finished: Mapped[bool] = mapped_column(Boolean)
+    over: Mapped[bool] = mapped_column("finished", Boolean)  # the API's "finished": no move is left
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     seed: Mapped[int] = mapped_column(BigInteger)
     start: Mapped[dict | None] = mapped_column(JSON, nullable=True)
@@ -98,12 +98,7 @@ class Review(db.Model):
 
 
 def init_app(app):
-    """Default to SQLite in the instance folder; bring the schema up to date if the database answers."""
-    app.config.setdefault("SQLALCHEMY_DATABASE_URI", f"sqlite:///{Path(app.instance_path) / 'records.db'}")
-    options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
-    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
-        # Fail fast when PostgreSQL is down: records answer 503 and the game plays on.
-        options.setdefault("connect_args", {"connect_timeout": 3})
+    """Bring the schema up to date if the database answers (else on the first request that needs it)."""
     db.init_app(app)
     app.cli.add_command(MigrationCommands(app))
     for unavailable in UNAVAILABLE:
@@ -113,6 +108,12 @@ def init_app(app):
             migrate_schema()
         except UNAVAILABLE:
             log.warning("records database unavailable at start; its schema is brought up to date later", exc_info=True)
+
+
+def uses_records(blueprint):
+    """The blueprint's requests read or write records: before the first, the migrations that could not run at start."""
+    blueprint.before_request(ensure_schema)
+    return blueprint
 
 
 def database_unavailable(error):
@@ -167,7 +168,7 @@ class MigrationCommands(click.Command):
 
 
 def ensure_schema():
-    """Before a request that uses the records: the migrations that could not run at start."""
+    """The migrations that could not run at start, tried once a request until they have run."""
     if not current_app.extensions.get("records_schema_ready") and not g.get("records_schema_tried"):
         g.records_schema_tried = True
         migrate_schema()

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, redirect, render_template, url_for
 
-from .api import MAX_BATCH
-from .charts import reach_chart
-from .solver import Weights
+from ..charts import reach_chart
+from ..games import MAX_BATCH
+from ..solver import Weights
 
 bp = Blueprint("pages", __name__)
 
@@ -29,7 +29,7 @@ def strategy():
     return render_template("strategy.html")
 
 
-SOLVER_DIR = Path(__file__).parent / "solver"
+SOLVER_DIR = Path(__file__).parents[1] / "solver"
 # The stored benchmark runs, with the targets for each: share of games that reached
 # each tile (drawn as marks on the run's chart) and the 99th percentile of a hint's time.
 BENCHMARKS = {

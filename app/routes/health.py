@@ -2,7 +2,7 @@
 
 from flask import Blueprint
 
-from . import store
+from .. import store
 
 bp = Blueprint("health", __name__)
 

@@ -1,7 +1,7 @@
-"""The directions of a game's valid moves, packed two bits a move, and the tiles it placed.
+"""A game's history: the directions of its moves, packed two bits a move, and the tiles it placed.
 
-A game's record is its seed, the state it started from and these directions: enough
-to replay it exactly. Packed, a game of 100,000 moves takes 25 kB; as text (one letter
+A game's seed, the state it started from and these directions are enough to replay it
+exactly. Packed, a game of 100,000 moves takes 25 kB; as text (one letter
 a move, ``u d l r``) it is what the API shows and accepts.
 
 The tiles the game placed, one byte each (a code from 0 to 31: the cell, row by row, plus
@@ -10,7 +10,7 @@ while its seed, which also decides the tiles still to come, stays secret.
 
 Every move adds at least a 2 to the board's sum, which can never pass 16 * MAX_TILE, so
 no game, not even one restored at its move count's bound, plays more than MAX_DIRECTIONS
-valid moves after its start: the record is bounded by the rules.
+valid moves after its start: a game's history is bounded by the rules.
 """
 
 import base64
@@ -18,7 +18,7 @@ import binascii
 
 from .board import CELL_BITS, MAX_TILE, SIZE, exponents, pack
 from .errors import InvalidState
-from .moves import DIRECTIONS, move
+from .sliding import DIRECTIONS, move
 
 LETTERS = "".join(direction[0] for direction in DIRECTIONS)
 CODE = {direction: code for code, direction in enumerate(DIRECTIONS)}

@@ -79,14 +79,14 @@ move_right = _horizontal(RIGHT)
 move_up = _vertical(LEFT)
 move_down = _vertical(RIGHT)
 
-MOVES = {"up": move_up, "down": move_down, "left": move_left, "right": move_right}
+SLIDES = {"up": move_up, "down": move_down, "left": move_left, "right": move_right}
 """Move per direction (what valid_moves tries, and the tests' reference search uses)."""
 
 
 def move(board: int, direction: str) -> tuple[int, int]:
     """(board after sliding, points gained). The board is unchanged for an invalid move."""
     try:
-        slide = MOVES[direction]
+        slide = SLIDES[direction]
     except (KeyError, TypeError):
         raise ValueError(f"unknown direction {direction!r}; expected one of {DIRECTIONS}") from None
     moved = slide(board)
@@ -95,22 +95,13 @@ def move(board: int, direction: str) -> tuple[int, int]:
 
 def valid_moves(board: int) -> list[str]:
     """Directions that change the board."""
-    return [d for d in DIRECTIONS if MOVES[d](board) != board]
-
-
-def can_move(board: int) -> bool:
-    return (
-        move_left(board) != board
-        or move_right(board) != board
-        or move_up(board) != board
-        or move_down(board) != board
-    )
+    return [d for d in DIRECTIONS if SLIDES[d](board) != board]
 
 
 def is_over(board: int) -> bool:
     """Full board with no neighbours that could merge.
 
-    For any board holding at least one tile this is the same as ``not can_move``;
-    an empty board is neither over nor movable (it never occurs in a game).
+    For any board holding at least one tile this is the same as no valid move; an empty
+    board is neither over nor movable (it never occurs in a game).
     """
     return 0 not in exponents(board) and not has_equal_neighbours(exponent_grid(board))

@@ -1,0 +1,138 @@
+"""Every setting the app reads, with its default: the one place defaults live.
+
+create_app loads DEFAULTS, then the FLASK_* environment variables (read as JSON where they
+parse as JSON: ``true``, ``30``), then a test's own mapping, and last ``derive`` fills what
+depends on other settings or on the instance folder. The settings meant for hosts are the
+table in docs/deployment.md; a test keeps that table and DEFAULTS in agreement.
+"""
+
+import logging
+import os
+import secrets
+from datetime import timedelta
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+DEFAULTS = {
+    # --- The game's sessions -----------------------------------------------------------
+    "SESSION_TYPE": "sqlite",
+    "REDIS_URL": None,
+    "SESSION_PERMANENT": True,
+    "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
+    # Every request pushes the session's expiry (the lifetime above) forward, so sessions
+    # expire when idle that long; the session's lock makes the write-back after a read safe.
+    "SESSION_REFRESH_EACH_REQUEST": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_HTTPONLY": True,
+    # Secure when the request came over HTTPS (store/cookies.py); true or false to force it.
+    "SESSION_COOKIE_SECURE": "auto",
+    # Embedded store: past this many sessions the unplayed, then the longest idle, are dropped (about 30 MB).
+    "SESSION_STORE_LIMIT": 100_000,
+    # A session whose game has no move yet (a page opened, nothing played) is kept a day only.
+    "UNPLAYED_SESSION_LIFETIME": 86400,
+    "SESSION_LOCK_TIMEOUT": 5.0,
+    # Redis: how long a request may hold its session's lock. A request that dies holding
+    # it blocks its session that long at most; a live one still running then is refused.
+    "SESSION_LOCK_LEASE": 2.0,
+    # --- Requests ----------------------------------------------------------------------
+    "MAX_CONTENT_LENGTH": 4096,
+    # How many reverse proxies in front of the app to trust for X-Forwarded-* headers.
+    "TRUSTED_PROXIES": 0,
+    # The host names the game is served under (Flask's own setting); None: any host name.
+    "TRUSTED_HOSTS": None,
+    # The key seeds derive from and sealed games are signed with; None: one kept in the instance folder.
+    "SECRET_KEY": None,
+    # --- Limits, per client address unless said otherwise ------------------------------
+    # Fast human play and fast auto-play stay far below it.
+    "API_RATE_LIMIT": "40 per second; 1500 per minute",
+    # A browser makes one; a household or an office behind one address a few.
+    "NEW_SESSION_RATE_LIMIT": "10 per minute; 200 per day",
+    # Over every address: the last line against filling the session store from many addresses.
+    "NEW_SESSION_GLOBAL_LIMIT": "300 per minute",
+    # Per session: fast auto-play asks about five hints a second.
+    "HINT_RATE_LIMIT": "10 per second; 400 per minute",
+    # Milliseconds of heavy work, over all the address's sessions (the solver's hints and
+    # reviews, replaying a long game to save it, reading a long record): a third of a core
+    # over a minute at most, so late-game auto-play (about 100 ms a hint) keeps its pace of
+    # some three hints a second, and one address cannot take the solver or the workers from everyone.
+    "WORK_TIME_LIMIT": "500 per second; 20000 per minute",
+    # Saved records, per session and per address: plenty for sharing, too few to spam.
+    "RECORD_SESSION_LIMIT": "5 per minute; 50 per day",
+    "RECORD_ADDRESS_LIMIT": "20 per minute; 200 per day",
+    # Reviews keep the solver busy.
+    "REVIEW_RATE_LIMIT": "3 per second; 120 per minute",
+    # Flask-Limiter's own switch (the load benchmark turns it off).
+    "RATELIMIT_ENABLED": True,
+    # Where the counts live; None: in Redis when it holds the sessions, else in each worker.
+    "RATELIMIT_STORAGE_URI": None,
+    # Counts out of reach raise limits' own StorageError (a 503, see errors.py), not Redis's.
+    "RATELIMIT_STORAGE_OPTIONS": {"wrap_exceptions": True},
+    # --- The solver ---------------------------------------------------------------------
+    "SOLVER_BUDGET_MS": 100,
+    # A review request analyses this many positions, each within this budget: a third of a
+    # second at most, so that one request never holds a worker long from other players.
+    "REVIEW_RANGE": 10,
+    "REVIEW_BUDGET_MS": 30,
+    # --- The records' database -----------------------------------------------------------
+    # None: SQLite in the instance folder.
+    "SQLALCHEMY_DATABASE_URI": None,
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+    # --- Delivery -----------------------------------------------------------------------
+    # Flask-Compress's own switch: off where a proxy in front compresses (compose).
+    "COMPRESS_REGISTER": True,
+    # Brotli when the browser asks for it, else gzip. Static files are sent as streams,
+    # whose list leaves gzip out by default.
+    "COMPRESS_ALGORITHM": ["br", "gzip"],
+    "COMPRESS_ALGORITHM_STREAMING": ["br", "gzip"],
+    # Brotli's quality 5 packs the CSS and JS about 8 % smaller than the library's 4, still in
+    # under a millisecond each (quality 11 would take 25 ms for the CSS).
+    "COMPRESS_BR_LEVEL": 5,
+    # A body under 1 KiB fits in one packet with its headers, so compressing it saves no
+    # packet and no round trip: the API's answers (100 to 900 bytes) are sent as they are.
+    "COMPRESS_MIN_SIZE": 1024,
+    "BABEL_DEFAULT_LOCALE": "en",
+}
+# Always served besides TRUSTED_HOSTS: health checks ask there, and a link to a loopback name
+# points only at the asker's own machine.
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1")
+KEY_FILE = "secret_key"
+
+
+def derive(app):
+    """The defaults that depend on other settings or on the instance folder, where the host set none."""
+    config = app.config
+    instance = Path(app.instance_path)
+    if not config["SQLALCHEMY_DATABASE_URI"]:
+        config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance / 'records.db'}"
+    if config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        # Fail fast when PostgreSQL is down: records answer 503 and the game plays on.
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"connect_timeout": 3}} | config[
+            "SQLALCHEMY_ENGINE_OPTIONS"
+        ]
+    if not config["RATELIMIT_STORAGE_URI"]:
+        config["RATELIMIT_STORAGE_URI"] = config["REDIS_URL"] or "memory://"
+    if config["TRUSTED_HOSTS"]:
+        config["TRUSTED_HOSTS"] = [*config["TRUSTED_HOSTS"], *LOOPBACK_HOSTS]
+    if not config["SECRET_KEY"]:
+        config["SECRET_KEY"] = instance_key(instance / KEY_FILE)
+
+
+def instance_key(path: Path) -> str:
+    """The key kept at ``path``, made there the first time: written aside and linked into place,
+    so that workers starting together all read the one key that won."""
+    if not path.exists():
+        draft = path.with_name(f".{path.name}.{os.getpid()}")
+        try:
+            draft.write_text(secrets.token_hex(32))
+            draft.chmod(0o600)
+            try:
+                os.link(draft, path)
+            except FileExistsError:
+                pass
+            finally:
+                draft.unlink()
+        except OSError as error:
+            log.warning("cannot keep a secret key in %s (%s): sealed games will not survive a restart", path, error)
+            return secrets.token_hex(32)
+    return path.read_text().strip()

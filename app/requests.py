@@ -1,0 +1,54 @@
+"""Reading requests: a JSON body of known fields, a whole number in the query string.
+
+Every malformed input is a 400 (or 413, 415) with a clear code, never a 500.
+"""
+
+import json
+import re
+
+from flask import request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from .errors import ApiError
+
+NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+def json_object(required=frozenset(), optional=frozenset(), any_fields=False):
+    """The request body as a JSON object holding exactly the given fields (or any).
+
+    Parsed here rather than with request.get_json() so that every malformed body,
+    including one nested too deeply for the parser, is a 400 and never a 500.
+    """
+    if not request.is_json:
+        raise ApiError(415, "unsupported_media_type", "send the body as application/json")
+    raw = request.get_data(cache=True)
+    at_cap = request.content_length is None and len(raw) == request.max_content_length
+    if at_cap and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge  # a chunked body is cut at the cap, not refused, by Werkzeug
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "invalid_json", "the body is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "invalid_body", "the body must be a JSON object")
+    if any_fields:
+        return body
+    missing = sorted(set(required) - body.keys())
+    if missing:
+        raise ApiError(400, "missing_field", f"missing field: {', '.join(missing)}")
+    unexpected = sorted(body.keys() - set(required) - set(optional))
+    if unexpected:
+        raise ApiError(400, "unexpected_field", f"unexpected field: {', '.join(unexpected)}")
+    return body
+
+
+def query_number(name, default, high, low=0):
+    """The query argument ``name`` as a whole number from ``low`` to ``high`` (ASCII digits only:
+    ``int()`` also reads other scripts' digits and refuses superscripts that ``str.isdigit`` lets by)."""
+    value = request.args.get(name)
+    if value is None:
+        return default
+    if not NUMBER.fullmatch(value) or not low <= int(value) <= high:
+        raise ApiError(400, f"invalid_{name}", f"{name} must be a whole number from {low} to {high}")
+    return int(value)

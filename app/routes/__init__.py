@@ -1,0 +1,6 @@
+"""The app's blueprints, one module each, thin: they parse the request, call the modules of app/
+that do the work, and answer. No blueprint imports another."""
+
+from . import game_api, health, language, pages, record_pages, records_api
+
+BLUEPRINTS = [game_api.bp, records_api.bp, pages.bp, record_pages.bp, health.bp, language.bp]

@@ -1,0 +1,69 @@
+"""/api/records: save the session's game as a record, read records and their reviews, list the
+hall of fame. The records themselves are app/records.py's; reviews app/review.py's."""
+
+from flask import Blueprint, request, url_for
+
+from .. import database, limits, records, review
+from ..errors import ApiError
+from ..games import existing_game
+from ..requests import json_object, query_number
+
+bp = database.uses_records(limits.api_routes(Blueprint("records", __name__, url_prefix="/api/records")))
+
+
+@bp.post("")
+@limits.per_address("RECORD_ADDRESS_LIMIT")
+@limits.per_session("RECORD_SESSION_LIMIT")
+@limits.work_time
+def save_record():
+    """Save the session's current game, finished or not, under a player's name."""
+    name = records.player_name(json_object(required={"name"})["name"])
+    record = records.save(existing_game(), name)
+    return {"id": record.id, "url": url_for("record_pages.replay", record_id=record.id)}, 201
+
+
+@bp.get("/<record_id>")
+@limits.work_time
+def get_record(record_id):
+    record = records.find(record_id)
+    return {**records.summary(record), "replay": records.replay_of(record)}
+
+
+@bp.get("/<record_id>/review")
+@limits.per_address("REVIEW_RATE_LIMIT")
+@limits.work_time
+def review_range(record_id):
+    """The solver's review of one range of positions from ``from`` (analysed now or kept from before)."""
+    record = records.find(record_id)
+    first = query_number("from", 0, max(record.direction_count - 1, 0))
+    played = list(review.directions_of(record))
+    reviews = review.review_range(record, first, played)
+    after = first + len(reviews)
+    return {
+        "from": first,
+        "reviews": [review.to_dict(item, played[item.position]) for item in reviews],
+        "next": after if after < record.direction_count else None,
+    }
+
+
+@bp.get("/<record_id>/mistakes")
+def mistakes(record_id):
+    """The biggest mistakes among the positions reviewed so far, costliest first."""
+    record = records.find(record_id)
+    played = list(review.directions_of(record))
+    return {
+        "analysed": review.analysed(record.id),
+        "positions": record.direction_count,
+        "mistakes": [review.to_dict(item, played[item.position]) for item in review.biggest_mistakes(record.id, 10)],
+    }
+
+
+@bp.get("")
+def hall_of_fame():
+    """Verified records, best score first; ``unassisted=1`` keeps only games without help from this
+    server: no hint, no auto-play, never restored."""
+    limit = query_number("limit", records.HALL_OF_FAME_SIZE, records.MAX_HALL_OF_FAME_SIZE, low=1)
+    unassisted = request.args.get("unassisted", "0")
+    if unassisted not in ("0", "1"):
+        raise ApiError(400, "invalid_unassisted", "unassisted must be 0 or 1")
+    return {"records": [records.summary(record) for record in records.best_records(limit, unassisted == "1")]}
