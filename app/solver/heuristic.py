@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.engine.board import SIZE, exponent_grid
+from app.engine.board import SIZE
 
-from .layout import BITS, LINES, TOP, line_cells
+from .layout import LINES, line_cells
 
 
 @dataclass(frozen=True)
@@ -76,10 +76,3 @@ def build_table(weights: Weights) -> np.ndarray:
         - weights.sum * (ranks**weights.sum_power).sum(axis=1)
         - weights.inner * (ranks[:, 1:3] ** weights.inner_power).sum(axis=1)
     )
-
-
-def evaluate(table: np.ndarray, board: int) -> float:
-    """Sum of the table over an engine board's rows and columns, in plain Python (the tests' reference)."""
-    grid = exponent_grid(board)
-    lines = grid + [list(column) for column in zip(*grid, strict=True)]
-    return sum(table[sum(min(e, TOP) << (BITS * i) for i, e in enumerate(line))] for line in lines)

@@ -17,7 +17,7 @@ kept as a signed 64-bit integer, the type numba computes with.
 
 import numpy as np
 
-from app.engine.board import CELL_BITS, CELL_SHIFTS, SIZE, exponents
+from app.engine.board import CELL_BITS, SIZE, exponents
 from app.engine.tables import LEFT, RIGHT, ordinal
 
 BITS = 4
@@ -37,12 +37,6 @@ def to_search(board: int) -> int:
     for i, exponent in enumerate(exponents(board)):
         value |= min(exponent, TOP) << (BITS * i)
     return value - (1 << 64) if value >> 63 else value
-
-
-def from_search(value: int) -> int:
-    """The engine's packed board of a board in the search's layout."""
-    value &= (1 << 64) - 1
-    return sum((value >> (BITS * i) & TOP) << shift for i, shift in enumerate(CELL_SHIFTS))
 
 
 def _slide_table(engine_table) -> np.ndarray:

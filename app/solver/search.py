@@ -68,22 +68,6 @@ def _slide(x, direction):
     return _transpose(_rows(_transpose(x), LEFT if direction == UP else RIGHT))
 
 
-@njit(cache=True, nogil=True)
-def slide(x, direction):
-    """One slide: the compiled engine move, for tests and benchmarks."""
-    return _slide(x, direction)
-
-
-@njit(cache=True, nogil=True)
-def slide_many(boards):
-    """Every slide of every board; returns a checksum so none is skipped."""
-    total = 0
-    for i in range(boards.shape[0]):
-        for direction in range(4):
-            total ^= _slide(boards[i], direction)
-    return total
-
-
 @njit(cache=True)
 def _evaluate(x, lines):
     """Heuristic of a board: the line table summed over its rows and its columns."""
@@ -92,11 +76,6 @@ def _evaluate(x, lines):
         lines[x & LINE] + lines[x >> 16 & LINE] + lines[x >> 32 & LINE] + lines[x >> 48 & LINE]
         + lines[t & LINE] + lines[t >> 16 & LINE] + lines[t >> 32 & LINE] + lines[t >> 48 & LINE]
     )
-
-
-@njit(cache=True, nogil=True)
-def evaluate(x, lines):
-    return _evaluate(x, lines)
 
 
 @njit(cache=True)

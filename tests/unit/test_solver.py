@@ -4,6 +4,7 @@ import random
 from time import perf_counter
 
 import pytest
+from numba import njit
 
 from app.engine import (
     DIRECTIONS,
@@ -17,9 +18,35 @@ from app.engine import (
     unpack,
     valid_moves,
 )
+from app.engine.board import CELL_SHIFTS, exponent_grid
 from app.solver import NoValidMove, Solver, Weights, layout, search
-from app.solver.heuristic import build_table, evaluate
+from app.solver.heuristic import build_table
+from app.solver.layout import BITS, TOP
 from app.solver.solver import depth_limit
+
+
+# The search's private pieces, compiled on their own so the tests can call them one at a time.
+@njit(cache=True)
+def compiled_slide(x, direction):
+    return search._slide(x, direction)
+
+
+@njit(cache=True)
+def compiled_evaluate(x, lines):
+    return search._evaluate(x, lines)
+
+
+def from_search(value):
+    """The engine's packed board of a board in the search's layout."""
+    value &= (1 << 64) - 1
+    return sum((value >> (BITS * i) & TOP) << shift for i, shift in enumerate(CELL_SHIFTS))
+
+
+def evaluate(table, board):
+    """Sum of the table over an engine board's rows and columns, in plain Python: the reference."""
+    grid = exponent_grid(board)
+    lines = grid + [list(column) for column in zip(*grid, strict=True)]
+    return sum(table[sum(min(e, TOP) << (BITS * i) for i, e in enumerate(line))] for line in lines)
 
 
 @pytest.fixture(scope="module")
@@ -140,15 +167,15 @@ def test_compiled_slides_equal_the_engines_moves():
     raised = [b << 20 & (1 << 80) - 1 | top_row for b in BOARDS[::50]]  # the top of the search's layout
     for board in BOARDS[::7] + raised:
         packed = layout.to_search(board)
-        assert layout.from_search(packed) == board
+        assert from_search(packed) == board
         for index, direction in enumerate(DIRECTIONS):
-            assert layout.from_search(search.slide(packed, index)) == SLIDES[direction](board)
+            assert from_search(compiled_slide(packed, index)) == SLIDES[direction](board)
 
 
 def test_the_search_sees_tiles_above_32768_as_32768():
     board = pack([[65536, 32768, 32768, 4]] + [[0] * 4] * 3)
-    assert layout.from_search(layout.to_search(board)) == pack([[32768, 32768, 32768, 4]] + [[0] * 4] * 3)
-    merged = layout.from_search(search.slide(layout.to_search(board), DIRECTIONS.index("left")))
+    assert from_search(layout.to_search(board)) == pack([[32768, 32768, 32768, 4]] + [[0] * 4] * 3)
+    merged = from_search(compiled_slide(layout.to_search(board), DIRECTIONS.index("left")))
     assert unpack(merged)[0] == [32768, 32768, 4, 0]  # 32768 + 32768 stays 32768 in its view
 
 
@@ -165,7 +192,7 @@ def test_only_moves_the_engine_allows_are_suggested_above_32768(solver):
 def test_compiled_evaluation_equals_the_plain_one():
     table = build_table(Weights())
     for board in BOARDS[::40]:
-        assert search.evaluate(layout.to_search(board), table) == pytest.approx(evaluate(table, board))
+        assert compiled_evaluate(layout.to_search(board), table) == pytest.approx(evaluate(table, board))
 
 
 def test_evaluation_is_the_same_for_mirrored_and_transposed_boards():
