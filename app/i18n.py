@@ -1,25 +1,20 @@
-"""English and Czech: catalogs compiled at start, the language picked per request.
+"""English and Czech: the language picked per request, the catalogs shipped compiled.
 
-The ``.po`` files in ``app/translations`` are the source of truth. They are compiled
-into the instance folder, not beside them, because the image's code is read-only.
+The ``.po`` files in ``app/translations`` are the source of truth; the ``.mo`` beside each
+is its compiled form (``pybabel compile -d app/translations``, see babel.cfg), which
+tests/unit/test_catalog.py keeps in step with it, so nothing is written at start.
 """
 
-import os
-import tempfile
-from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from flask import request
 from flask_babel import Babel, get_locale
 from jinja2 import pass_context
 
 # Each language named in itself, as the switch shows it.
 LANGUAGES = {"en": "English", "cs": "Čeština"}
-DEFAULT_LANGUAGE = "en"
+DEFAULT_LANGUAGE = "en"  # BABEL_DEFAULT_LOCALE in app/config.py
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
-SOURCE_DIR = Path(__file__).parent / "translations"
 # Flask-Babel's Jinja filters that format for the request's locale.
 LOCALE_FILTERS = (
     "datetimeformat",
@@ -34,10 +29,7 @@ LOCALE_FILTERS = (
 )
 
 def init_app(app):
-    """Compile the catalogs, then let Flask-Babel read them from the instance folder."""
-    compiled = compile_catalogs(SOURCE_DIR, Path(app.instance_path) / "translations")
-    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compiled)
-    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
+    """Flask-Babel reads the compiled catalogs from app/translations, its default place."""
     Babel(app, locale_selector=select_language)
     for name in LOCALE_FILTERS:
         app.jinja_env.filters[name] = per_request(app.jinja_env.filters[name])
@@ -58,37 +50,6 @@ def per_request(format_filter):
         return format_filter(*args, **kwargs)
 
     return formatted
-
-
-def compile_catalogs(source, target):
-    """Write ``<lang>/LC_MESSAGES/messages.mo`` under ``target`` for each changed ``.po``.
-
-    A compiled catalog carries its source's modification time, so any other time (a newer
-    image, or an older one put back) means compile again. Several workers may start at
-    once: each writes a private temporary file and renames it into place, so a reader
-    never sees half a catalog.
-    """
-    for po_path in sorted(source.glob("*/LC_MESSAGES/*.po")):
-        mo_path = target / po_path.relative_to(source).with_suffix(".mo")
-        po_stat = po_path.stat()
-        try:
-            if mo_path.stat().st_mtime_ns == po_stat.st_mtime_ns:
-                continue
-        except FileNotFoundError:
-            pass
-        mo_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with po_path.open("rb") as f:
-            catalog = read_po(f, locale=po_path.parts[-3])
-        fd, tmp = tempfile.mkstemp(dir=mo_path.parent, prefix=".messages-", suffix=".mo")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                write_mo(f, catalog)
-            os.utime(tmp, ns=(po_stat.st_atime_ns, po_stat.st_mtime_ns))
-            os.replace(tmp, mo_path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    return target
 
 
 def template_context():

@@ -1,9 +1,6 @@
-"""The Czech catalog is complete and in sync with the code; catalogs compile safely."""
+"""The Czech catalog is complete, in sync with the code, and shipped compiled."""
 
-import os
 import re
-import shutil
-import threading
 from pathlib import Path
 
 import pytest
@@ -12,12 +9,12 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from app import i18n
 from app.routes import language
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "app" / "translations"
 CZECH_PO = TRANSLATIONS / "cs" / "LC_MESSAGES" / "messages.po"
+CZECH_MO = CZECH_PO.with_suffix(".mo")
 PLACEHOLDER = re.compile(r"%\([a-z_]+\)s|\{[a-z_]+\}")
 TAG = re.compile(r"</?[a-z]+\b[^>]*>")
 
@@ -76,57 +73,12 @@ def test_translations_keep_placeholders_markup_and_quotes():
     assert list(load(CZECH_PO).check()) == []
 
 
-def compiled(target):
-    return target / "cs" / "LC_MESSAGES" / "messages.mo"
-
-
-def test_compiling_writes_the_mo_beside_nothing_but_the_target(tmp_path):
-    before = sorted(p.name for p in TRANSLATIONS.rglob("*"))
-    i18n.compile_catalogs(TRANSLATIONS, tmp_path)
-    assert sorted(p.name for p in TRANSLATIONS.rglob("*")) == before  # the source tree stays read-only
-    with compiled(tmp_path).open("rb") as f:
-        catalog = read_mo(f)
-    assert catalog.get("New game").string == "Nová hra"
-    assert [p.name for p in compiled(tmp_path).parent.iterdir()] == ["messages.mo"]
-
-
-def test_compiling_again_only_when_the_po_changes(tmp_path):
-    source = tmp_path / "src"
-    shutil.copytree(TRANSLATIONS, source)
-    po = source / "cs" / "LC_MESSAGES" / "messages.po"
-    target = tmp_path / "out"
-    i18n.compile_catalogs(source, target)
-    first = compiled(target).stat()
-    i18n.compile_catalogs(source, target)
-    assert compiled(target).stat().st_ino == first.st_ino  # untouched
-    # An older catalog put back (say, an older image on the same volume) compiles too.
-    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Nová hra"', 'msgstr "Znovu"'), encoding="utf-8")
-    os.utime(po, ns=(first.st_mtime_ns - 10**10, first.st_mtime_ns - 10**10))
-    i18n.compile_catalogs(source, target)
-    with compiled(target).open("rb") as f:
-        assert read_mo(f).get("New game").string == "Znovu"
-
-
-def test_workers_compiling_at_once_leave_one_whole_catalog(tmp_path):
-    barrier = threading.Barrier(8)
-    errors = []
-
-    def worker():
-        try:
-            barrier.wait()
-            i18n.compile_catalogs(TRANSLATIONS, tmp_path)
-        except Exception as error:
-            errors.append(error)
-
-    threads = [threading.Thread(target=worker) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    assert [p.name for p in compiled(tmp_path).parent.iterdir()] == ["messages.mo"]
-    with compiled(tmp_path).open("rb") as f:
-        assert read_mo(f).get("Game over!").string == "Konec hry!"
+def test_the_shipped_catalog_is_its_source_compiled():
+    """The app reads the .mo; after changing the .po, run `pybabel compile -d app/translations` (babel.cfg)."""
+    with CZECH_MO.open("rb") as f:
+        shipped = {m.id: m.string for m in read_mo(f) if m.id}
+    assert shipped == {m.id: m.string for m in messages(load(CZECH_PO))}
+    assert shipped["New game"] == "Nová hra" and shipped["Game over!"] == "Konec hry!"
 
 
 @pytest.mark.parametrize("bad", ["", "nonsense", "https://x", "//x"])
