@@ -1,12 +1,23 @@
 # Self-hosted 2048: `docker run -p 8000:8000 -v game2048:/data IMAGE`
 # The same image scales out behind a load balancer with Redis (see compose.yaml).
+
+# The package built as a wheel, as `pip install .` builds it: templates, static files, compiled
+# catalogs and migrations go inside it, so the image installs the app, not a copy of the checkout.
+FROM python:3.12-slim AS build
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY app/ app/
+COPY templates/ templates/
+COPY static/ static/
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+
 FROM python:3.12-slim
 
 LABEL org.opencontainers.image.title="game2048" \
       org.opencontainers.image.description="Self-hostable 2048 (Flask + gunicorn)"
 
 # No .pyc files (the root filesystem may be read-only), unbuffered logs,
-# the instance folder (embedded session store, compiled translations) in the /data volume,
+# the instance folder (embedded session store, records, the secret key) in the /data volume,
 # numba's cache of the solver's machine code in it too (it must be writable),
 # and gunicorn's worker count (gunicorn reads WEB_CONCURRENCY itself).
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -36,10 +47,9 @@ RUN groupadd --gid 10001 app \
     && chown 10001:10001 /data \
     && chmod 700 /data
 
-# The code, owned by root and read-only for the app (templates/ and static/ sit beside app/).
-COPY app/ app/
-COPY templates/ templates/
-COPY static/ static/
+# The app, from its wheel: owned by root and read-only for the app's user.
+COPY --from=build /wheels /tmp/wheels
+RUN pip install --no-cache-dir --no-compile --no-deps /tmp/wheels/*.whl && rm -rf /tmp/wheels
 # gunicorn reads it from here: it brings the records' schema up to date before the workers start.
 COPY gunicorn.conf.py ./
 
@@ -51,9 +61,9 @@ RUN env -u PYTHONDONTWRITEBYTECODE NUMBA_CACHE_DIR=/tmp/numba-cache python -c "i
 
 USER 10001:10001
 
-# Compile the solver now: a new named volume starts with this cache, so workers only load it
-# (about 2 s of CPU). An empty /data (compose's tmpfs, a bind mount) makes each worker compile
-# before it takes requests (about 6 s of CPU); see the README.
+# Compile the solver now: a new named volume starts with this cache, so workers only load it.
+# An empty /data (compose's tmpfs, a bind mount) makes each worker compile before it takes
+# requests instead (docs/deployment.md says how long each takes).
 RUN python -c "from app import hints; hints.warm_up()"
 
 VOLUME ["/data"]

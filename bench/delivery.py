@@ -140,8 +140,8 @@ def start(setup, stack, folder):
     from tests.support.servers import PROJECT_ROOT
 
     if setup == "compose":
-        return stack.enter_context(replicas_behind_nginx(PROJECT_ROOT, folder, ("app",))).url
-    return stack.enter_context(image.server(PROJECT_ROOT, folder / "instance")).url
+        return stack.enter_context(replicas_behind_nginx(image.Image(PROJECT_ROOT), folder, ("app",))).url
+    return stack.enter_context(image.server(image.Image(PROJECT_ROOT), folder / "instance")).url
 
 
 def main(argv=None):

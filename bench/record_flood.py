@@ -163,10 +163,11 @@ def served(workers, behind_nginx):
         with gunicorn_server(args=["--workers", str(workers)]) as server:
             yield server.url
         return
+    from tests.support import image
     from tests.support.compose_stack import replicas_behind_nginx
 
     with tempfile.TemporaryDirectory() as tmp, replicas_behind_nginx(
-        PROJECT_ROOT, Path(tmp), ["app"], gunicorn_args=f"--workers {workers}"
+        image.Image(PROJECT_ROOT), Path(tmp), ["app"], gunicorn_args=f"--workers {workers}"
     ) as stack:
         yield stack.url
 

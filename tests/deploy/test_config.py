@@ -51,16 +51,21 @@ def test_image_user_port_volume_and_python():
 
 
 def test_a_code_change_reuses_the_installed_dependencies():
-    """A layer is reused while the files copied up to it are unchanged: the code comes after the install."""
+    """A layer is reused while the files copied up to it are unchanged: the image's stage installs the
+    dependencies from pyproject.toml alone, and the code comes after, as the wheel its build stage makes."""
     context = build_context(ROOT)
-    steps = dockerfile.instructions()
+    steps = dockerfile.final_stage()
     install = next(i for i, s in enumerate(steps) if s["instruction"] == "RUN" and "pip install" in s["value"])
     before = {path for step in steps[:install] for path in dockerfile.copied(step, context)}
-    after = {path for step in steps[install:] for path in dockerfile.copied(step, context)}
     code = {path for path in context if path.startswith(("app/", "templates/", "static/"))}
     assert "pyproject.toml" in before, "dependencies come from pyproject.toml"
     assert not before & code, f"a code change would reinstall the dependencies: {sorted(before & code)[:5]}"
-    assert code <= after, f"missing from the image: {sorted(code - after)[:5]}"
+    wheel = next(s for s in steps[install:] if s["instruction"] == "COPY" and "--from=build" in s["value"])
+    assert "pip install" in steps[steps.index(wheel) + 1]["value"], "the app is installed from its wheel"
+    build = dockerfile.instructions()[: len(dockerfile.instructions()) - len(steps)]
+    built = {path for step in build for path in dockerfile.copied(step, context)}
+    assert code <= built, f"missing from the wheel: {sorted(code - built)[:5]}"
+    assert any(s["instruction"] == "RUN" and "pip wheel" in s["value"] for s in build)
 
 
 def test_cmd_runs_gunicorn_as_the_image_requires():

@@ -29,8 +29,8 @@ def data(tmp_path):
     return path
 
 
-def test_game_state_is_shared_by_the_workers(image_root, data):
-    with image.server(image_root, data, WEB_CONCURRENCY=2) as server:
+def test_game_state_is_shared_by_the_workers(built_image, data):
+    with image.server(built_image, data, WEB_CONCURRENCY=2) as server:
         first, second = server.wait_for_workers(2)[:2]
         client = HttpClient(server.url)
 
@@ -57,38 +57,38 @@ def test_game_state_is_shared_by_the_workers(image_root, data):
                    message="both workers in the access log")
 
 
-def test_instance_folder_is_the_only_place_written(image_root, data, tmp_path):
-    before = snapshot(image_root)
+def test_instance_folder_is_the_only_place_written(built_image, data, tmp_path):
+    before = snapshot(built_image.workdir)
     home, tmp = tmp_path / "home", tmp_path / "tmp"
     home.mkdir()
     tmp.mkdir()
-    with image.server(image_root, data, HOME=home, TMPDIR=tmp) as server:
+    with image.server(built_image, data, HOME=home, TMPDIR=tmp) as server:
         client = HttpClient(server.url)
         assert client.post("/api/game", json={"seed": 1}).status == 201
         for _ in range(3):
             play_move(client)
     # Read-only root filesystem: the code folder is untouched (no __pycache__, no files),
     # and nothing goes to the home folder (gunicorn's control socket) or the temp folder.
-    assert snapshot(image_root) == before
+    assert snapshot(built_image.workdir) == before
     assert list(home.iterdir()) == [] and list(tmp.iterdir()) == []
     assert (data / "sessions.sqlite3").stat().st_size > 0, "sessions are stored in the volume"
 
 
-def test_healthcheck_command_follows_the_server(image_root, data):
-    with image.server(image_root, data) as server:
+def test_healthcheck_command_follows_the_server(built_image, data):
+    with image.server(built_image, data) as server:
         port = server.port
-        assert image.run_healthcheck(port) == 0
+        assert image.run_healthcheck(built_image, port) == 0
     # The server is gone: nothing answers on that port.
-    assert image.run_healthcheck(port) != 0
+    assert image.run_healthcheck(built_image, port) != 0
 
 
 @pytest.mark.parametrize(("proxies", "scheme"), [("0", "http"), ("1", "https")])
-def test_only_the_app_decides_whom_to_believe_about_the_scheme(image_root, data, proxies, scheme):
+def test_only_the_app_decides_whom_to_believe_about_the_scheme(built_image, data, proxies, scheme):
     """From 127.0.0.1, gunicorn's own default would believe X-Forwarded-Proto even when the app trusts no proxy.
 
     A write is accepted only when its Origin is the scheme and host the app sees.
     """
-    with image.server(image_root, data, FLASK_TRUSTED_PROXIES=proxies) as server:
+    with image.server(built_image, data, FLASK_TRUSTED_PROXIES=proxies) as server:
         client = HttpClient(server.url)
         claims_https = {"X-Forwarded-Proto": "https"}
         origins = {s: f"{s}://127.0.0.1:{server.port}" for s in ("http", "https")}
@@ -99,9 +99,9 @@ def test_only_the_app_decides_whom_to_believe_about_the_scheme(image_root, data,
         assert refused.status == 403 and refused.json()["error"]["code"] == "cross_origin"
 
 
-def test_sigterm_is_graceful_and_a_restart_keeps_the_games(image_root, data):
+def test_sigterm_is_graceful_and_a_restart_keeps_the_games(built_image, data):
     client = HttpClient()
-    with image.server(image_root, data) as server:
+    with image.server(built_image, data) as server:
         client.base_url = server.url
         assert client.post("/api/game", json={"seed": 7}).status == 201
         last = {"state": game_state(client.get("/api/game").json())}
@@ -141,7 +141,7 @@ def test_sigterm_is_graceful_and_a_restart_keeps_the_games(image_root, data):
     assert leftovers == []
 
     # An upgraded or restarted container with the same volume: same key, same games.
-    with image.server(image_root, data) as server:
+    with image.server(built_image, data) as server:
         client.base_url = server.url
         again = client.get("/api/game")
         assert again.status == 200 and again.json()["created"] is False

@@ -25,8 +25,8 @@ pytestmark = [
 ]
 
 
-def test_proxy_spreads_requests_over_replicas_that_share_redis(image_root, tmp_path):
-    with replicas_behind_nginx(image_root, tmp_path, ("one", "two"), gunicorn_args="--reuse-port") as served:
+def test_proxy_spreads_requests_over_replicas_that_share_redis(built_image, tmp_path):
+    with replicas_behind_nginx(built_image, tmp_path, ("one", "two"), gunicorn_args="--reuse-port") as served:
         dns, replicas, proxy, app_port, url = served.dns, served.replicas, served.proxy, served.app_port, served.url
         assert served.env["FLASK_TRUSTED_PROXIES"] == "1"
         client = HttpClient(url)
@@ -90,9 +90,9 @@ def slow_clients(port, count):
             client.close()
 
 
-def test_slow_clients_tie_up_the_proxy_not_the_app(image_root, tmp_path):
+def test_slow_clients_tie_up_the_proxy_not_the_app(built_image, tmp_path):
     """gunicorn's workers read each request themselves; nginx reads it first and holds the wait."""
-    with replicas_behind_nginx(image_root, tmp_path, ("app",)) as served:
+    with replicas_behind_nginx(built_image, tmp_path, ("app",)) as served:
         workers = int(served.env["WEB_CONCURRENCY"])
         through_proxy = HttpClient(served.url, timeout=3)
         direct = HttpClient(f"http://127.0.0.1:{served.app_port}", timeout=3)
@@ -106,9 +106,9 @@ def test_slow_clients_tie_up_the_proxy_not_the_app(image_root, tmp_path):
         assert direct.get("/healthz").status == 200
 
 
-def test_the_proxy_compresses_what_the_app_sends(image_root, tmp_path):
+def test_the_proxy_compresses_what_the_app_sends(built_image, tmp_path):
     """In compose nginx compresses, once, in C; the replicas (told so by compose.yaml) do not."""
-    with replicas_behind_nginx(image_root, tmp_path, ("app",)) as served:
+    with replicas_behind_nginx(built_image, tmp_path, ("app",)) as served:
         client = HttpClient(served.url)
         direct = HttpClient(f"http://127.0.0.1:{served.app_port}")
         browser = {"Accept-Encoding": "gzip, deflate, br, zstd"}
@@ -134,9 +134,9 @@ def refused_by_nginx(response):
     return response.status == 429 and not response.content_type.startswith("application/json")
 
 
-def test_the_proxy_turns_a_flood_away_but_not_play(image_root, tmp_path):
+def test_the_proxy_turns_a_flood_away_but_not_play(built_image, tmp_path):
     """deploy/nginx.conf: 100 API requests at once from one address, then 50 a second; the rest get 429."""
-    with replicas_behind_nginx(image_root, tmp_path, ("app",)) as served:
+    with replicas_behind_nginx(built_image, tmp_path, ("app",)) as served:
         page = HttpClient(served.url).get("/")
         files = sorted(set(re.findall(r'(/static/[^"?]+\?v=\w+)', page.body.decode())))
         assert len(files) >= 10

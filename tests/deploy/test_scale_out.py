@@ -26,18 +26,18 @@ def redis():
         yield server
 
 
-def replica(stack, image_root, tmp_path, redis, name, **kw):
+def replica(stack, built_image, tmp_path, redis, name, **kw):
     instance = tmp_path / name
     return stack.enter_context(
-        image.server(image_root, instance, FLASK_SESSION_TYPE="redis", FLASK_REDIS_URL=redis.url,
+        image.server(built_image, instance, FLASK_SESSION_TYPE="redis", FLASK_REDIS_URL=redis.url,
                      WEB_CONCURRENCY=2, **kw)
     )
 
 
-def test_replicas_share_games_and_survive_a_killed_one(image_root, tmp_path, redis):
+def test_replicas_share_games_and_survive_a_killed_one(built_image, tmp_path, redis):
     with ExitStack() as stack:
-        one = replica(stack, image_root, tmp_path, redis, "one")
-        two = replica(stack, image_root, tmp_path, redis, "two")
+        one = replica(stack, built_image, tmp_path, redis, "one")
+        two = replica(stack, built_image, tmp_path, redis, "two")
         client = HttpClient()
 
         created = client.post("/api/game", json={"seed": 99}, base_url=one.url)
@@ -73,9 +73,9 @@ def assert_store_unavailable(resp):
     assert resp.json()["error"]["code"] == "store_unavailable"
 
 
-def test_redis_outage_is_a_503_and_the_app_recovers_by_itself(image_root, tmp_path, redis):
+def test_redis_outage_is_a_503_and_the_app_recovers_by_itself(built_image, tmp_path, redis):
     with ExitStack() as stack:
-        app = replica(stack, image_root, tmp_path, redis, "app")
+        app = replica(stack, built_image, tmp_path, redis, "app")
         client = HttpClient(app.url, timeout=10)
         assert client.post("/api/game", json={"seed": 5}).status == 201
         for _ in range(3):
@@ -90,12 +90,12 @@ def test_redis_outage_is_a_503_and_the_app_recovers_by_itself(image_root, tmp_pa
             health = client.get("/healthz")
             assert time.monotonic() - started < 8, "an outage must not hang requests"
             assert health.status == 503
-        assert image.run_healthcheck(app.port) != 0
+        assert image.run_healthcheck(built_image, app.port) != 0
 
         redis.start()  # same port, same data
         wait_until(lambda: client.get("/healthz").status == 200, 15, interval=0.2,
                    message="/healthz back to 200 after Redis restarted")
-        assert image.run_healthcheck(app.port) == 0
+        assert image.run_healthcheck(built_image, app.port) == 0
         for _ in range(4):
             seen = client.get("/api/game")
             assert seen.status == 200 and seen.json()["created"] is False
@@ -105,11 +105,11 @@ def test_redis_outage_is_a_503_and_the_app_recovers_by_itself(image_root, tmp_pa
         assert state["moves"] == 6
 
 
-def test_app_started_before_redis_waits_for_it(image_root, tmp_path, redis):
+def test_app_started_before_redis_waits_for_it(built_image, tmp_path, redis):
     redis.stop()
     with ExitStack() as stack:
         # It starts and answers, unhealthy, while Redis is still down...
-        app = replica(stack, image_root, tmp_path, redis, "app", wait_status=None)
+        app = replica(stack, built_image, tmp_path, redis, "app", wait_status=None)
         client = HttpClient(app.url)
         assert client.get("/healthz").status == 503
         assert_store_unavailable(client.post("/api/game", json={"seed": 3}))
@@ -142,7 +142,7 @@ def test_compose_redis_health_check_needs_the_password():
         assert exit_code(REDISCLI_AUTH="wrong") != 0, "with a wrong password"
 
 
-def test_a_replica_configured_like_compose_fits_its_memory_limit(image_root, tmp_path):
+def test_a_replica_configured_like_compose_fits_its_memory_limit(built_image, tmp_path):
     """After games and hints, its processes' resident memory (shared pages counted in each) is under 85 % of the limit.
 
     The rest is for what the container is charged besides: the health check's Python, the tmpfs /data.
@@ -152,7 +152,7 @@ def test_a_replica_configured_like_compose_fits_its_memory_limit(image_root, tmp
     assert unit == "M", limits["memory"]
     with redis_server(password=VARIABLES["REDIS_PASSWORD"]) as redis, ExitStack() as stack:
         env = compose_app_env(redis.port)
-        app = stack.enter_context(image.server(image_root, tmp_path / "app", **env))
+        app = stack.enter_context(image.server(built_image, tmp_path / "app", **env))
         workers = app.wait_for_workers(int(env["WEB_CONCURRENCY"]))
         for seed in range(len(workers)):  # each request lands on either worker
             client = HttpClient(app.url)

@@ -59,7 +59,7 @@ class ProxiedApp:
 
 
 @contextmanager
-def replicas_behind_nginx(image_root, tmp_path, names, gunicorn_args=""):
+def replicas_behind_nginx(built_image, tmp_path, names, gunicorn_args=""):
     """Replicas configured like compose's app service, sharing a Redis, behind deploy/nginx.conf."""
     app_port, proxy_port = free_port(), free_port()
     with ExitStack() as stack:
@@ -67,7 +67,7 @@ def replicas_behind_nginx(image_root, tmp_path, names, gunicorn_args=""):
         dns = stack.enter_context(FakeDns({"app": ["127.0.0.1"]}))
         env = compose_app_env(redis.port)
         replicas = [
-            stack.enter_context(image.server(image_root, tmp_path / name, port=app_port,
+            stack.enter_context(image.server(built_image, tmp_path / name, port=app_port,
                                              gunicorn_args=gunicorn_args, **env))
             for name in names
         ]

@@ -22,9 +22,16 @@ def instructions(path=DOCKERFILE):
     return [step for step in _parsed(path).structure if step["instruction"] != "COMMENT"]
 
 
+def final_stage(path=DOCKERFILE):
+    """The instructions of the stage that makes the image: from its FROM on (earlier stages build for it)."""
+    steps = instructions(path)
+    start = max(index for index, step in enumerate(steps) if step["instruction"] == "FROM")
+    return steps[start:]
+
+
 def only(keyword, path=DOCKERFILE):
-    """The value of the single effective instruction (the last one, as Docker does)."""
-    found = [step["value"] for step in instructions(path) if step["instruction"] == keyword]
+    """The value of the single effective instruction of the image's stage (the last one, as Docker does)."""
+    found = [step["value"] for step in final_stage(path) if step["instruction"] == keyword]
     assert found, f"no {keyword} in {path}"
     return found[-1]
 
@@ -62,8 +69,12 @@ def _sources_and_destination(step):
 
 
 def copies(path=DOCKERFILE):
-    """(sources, destination) of each COPY from the build context, in order."""
-    return [_sources_and_destination(step) for step in instructions(path) if step["instruction"] == "COPY"]
+    """(sources, destination) of each COPY of the image's stage from the build context, in order."""
+    return [
+        _sources_and_destination(step)
+        for step in final_stage(path)
+        if step["instruction"] == "COPY" and "--from=" not in step["value"]
+    ]
 
 
 def copied(step, context):

@@ -3,6 +3,7 @@
 import subprocess
 import tempfile
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -17,6 +18,21 @@ PID_ACCESS_LOG = "--access-logformat '%(p)s %(m)s %(U)s %(s)s'"
 START_TIMEOUT = 90
 
 
+@dataclass(frozen=True)
+class Image:
+    """What an image holds, made here: its WORKDIR, and the bin folder of the Python environment the
+    app is installed in (None: this interpreter's, with the checkout's app)."""
+
+    workdir: Path
+    bin: Path | None = None
+
+    def argv(self, argv):
+        """A command line of the image, its ``gunicorn`` and ``python`` the environment's own."""
+        if self.bin is None or argv[0] not in ("gunicorn", "python", "python3"):
+            return local_argv(argv)
+        return [str(self.bin / argv[0]), *argv[1:]]
+
+
 def cmd(port):
     """The Dockerfile's CMD, bound to 127.0.0.1:port instead of 0.0.0.0:8000."""
     argv = dockerfile.cmd()
@@ -24,18 +40,18 @@ def cmd(port):
     return [f"127.0.0.1:{port}" if a == IMAGE_BIND else a for a in argv]
 
 
-def healthcheck(port):
+def healthcheck(image, port):
     """The Dockerfile's HEALTHCHECK command asking port ``port`` instead of 8000, and its timeout."""
     options, argv = dockerfile.healthcheck()
     replaced = [a.replace(":8000/", f":{port}/") for a in argv]
     assert replaced != argv, f"the HEALTHCHECK must ask port 8000: {argv}"
     timeout = float(options.get("timeout", "30s").rstrip("s"))
-    return local_argv(replaced), timeout
+    return image.argv(replaced), timeout
 
 
-def run_healthcheck(port):
+def run_healthcheck(image, port):
     """The health check's exit code, run like Docker would (killed at its --timeout)."""
-    argv, timeout = healthcheck(port)
+    argv, timeout = healthcheck(image, port)
     try:
         return subprocess.run(argv, capture_output=True, timeout=timeout, check=False).returncode
     except subprocess.TimeoutExpired:
@@ -64,14 +80,14 @@ def env(instance, **extra):
 
 
 @contextmanager
-def server(image_root, instance, port=None, wait_status=200, gunicorn_args="", **extra_env):
-    """The image's CMD run in ``image_root`` (its WORKDIR), until /healthz answers.
+def server(image, instance, port=None, wait_status=200, gunicorn_args="", **extra_env):
+    """The image's CMD run in its WORKDIR with its Python environment, until /healthz answers.
 
     ``gunicorn_args`` are added through GUNICORN_CMD_ARGS, as a user of the image would.
     """
     port = port or free_port()
     environment = {"GUNICORN_CMD_ARGS": f"{PID_ACCESS_LOG} {gunicorn_args}".strip(), **env(instance, **extra_env)}
-    with gunicorn_server(argv=cmd(port), port=port, env=environment, cwd=image_root,
+    with gunicorn_server(argv=image.argv(cmd(port)), port=port, env=environment, cwd=image.workdir,
                          wait_status=wait_status, timeout=START_TIMEOUT) as running:
         yield running
 
