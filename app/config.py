@@ -2,8 +2,9 @@
 
 create_app loads DEFAULTS, then the FLASK_* environment variables (read as JSON where they
 parse as JSON: ``true``, ``30``), then a test's own mapping, and last ``derive`` fills what
-depends on other settings or on the instance folder. The settings meant for hosts are the
-table in docs/deployment.md; a test keeps that table and DEFAULTS in agreement.
+depends on other settings or on the instance folder. SETTINGS are the ones meant for hosts,
+the table of docs/deployment.md (a test keeps the two in agreement); FIXED are the app's own
+choices for its libraries.
 """
 
 import logging
@@ -14,17 +15,11 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
-DEFAULTS = {
+SETTINGS = {
     # --- The game's sessions -----------------------------------------------------------
     "SESSION_TYPE": "sqlite",
     "REDIS_URL": None,
-    "SESSION_PERMANENT": True,
     "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
-    # Every request pushes the session's expiry (the lifetime above) forward, so sessions
-    # expire when idle that long; the session's lock makes the write-back after a read safe.
-    "SESSION_REFRESH_EACH_REQUEST": True,
-    "SESSION_COOKIE_SAMESITE": "Lax",
-    "SESSION_COOKIE_HTTPONLY": True,
     # Secure when the request came over HTTPS (store/cookies.py); true or false to force it.
     "SESSION_COOKIE_SECURE": "auto",
     # Embedded store: past this many sessions the unplayed, then the longest idle, are dropped (about 30 MB).
@@ -66,8 +61,6 @@ DEFAULTS = {
     "RATELIMIT_ENABLED": True,
     # Where the counts live; None: in Redis when it holds the sessions, else in each worker.
     "RATELIMIT_STORAGE_URI": None,
-    # Counts out of reach raise limits' own StorageError (a 503, see errors.py), not Redis's.
-    "RATELIMIT_STORAGE_OPTIONS": {"wrap_exceptions": True},
     # --- The solver ---------------------------------------------------------------------
     "SOLVER_BUDGET_MS": 100,
     # A review request analyses this many positions, each within this budget: a third of a
@@ -77,10 +70,23 @@ DEFAULTS = {
     # --- The records' database -----------------------------------------------------------
     # None: SQLite in the instance folder.
     "SQLALCHEMY_DATABASE_URI": None,
-    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
     # --- Delivery -----------------------------------------------------------------------
     # Flask-Compress's own switch: off where a proxy in front compresses (compose).
     "COMPRESS_REGISTER": True,
+    # A body under 1 KiB fits in one packet with its headers, so compressing it saves no
+    # packet and no round trip: the API's answers (100 to 900 bytes) are sent as they are.
+    "COMPRESS_MIN_SIZE": 1024,
+}
+FIXED = {
+    "SESSION_PERMANENT": True,
+    # Every request pushes the session's expiry (its lifetime) forward, so sessions expire
+    # when idle that long; the session's lock makes the write-back after a read safe.
+    "SESSION_REFRESH_EACH_REQUEST": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_HTTPONLY": True,
+    # Counts out of reach raise limits' own StorageError (a 503, see errors.py), not Redis's.
+    "RATELIMIT_STORAGE_OPTIONS": {"wrap_exceptions": True},
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
     # Brotli when the browser asks for it, else gzip. Static files are sent as streams,
     # whose list leaves gzip out by default.
     "COMPRESS_ALGORITHM": ["br", "gzip"],
@@ -88,11 +94,9 @@ DEFAULTS = {
     # Brotli's quality 5 packs the CSS and JS about 8 % smaller than the library's 4, still in
     # under a millisecond each (quality 11 would take 25 ms for the CSS).
     "COMPRESS_BR_LEVEL": 5,
-    # A body under 1 KiB fits in one packet with its headers, so compressing it saves no
-    # packet and no round trip: the API's answers (100 to 900 bytes) are sent as they are.
-    "COMPRESS_MIN_SIZE": 1024,
     "BABEL_DEFAULT_LOCALE": "en",
 }
+DEFAULTS = SETTINGS | FIXED
 # Always served besides TRUSTED_HOSTS: health checks ask there, and a link to a loopback name
 # points only at the asker's own machine.
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1")

@@ -49,8 +49,8 @@ def warm_up():
     """Build the solver and load (or, the first time, compile) its machine code.
 
     Called when a worker starts, before it takes requests, so that no player's hint
-    waits for numba: with its cache filled this takes about a second, without it longer
-    (see the README).
+    waits for numba: loading a filled cache is quick, compiling takes longer (docs/deployment.md
+    says how long each takes).
     """
     with _lock:
         _solver().suggest(Game.new(seed=0).board, 1.0)
@@ -104,7 +104,7 @@ def suggest(board, budget_ms, instance_path):
     """A player's hint. Threads of one worker take turns, so the solver's table is never shared mid-search.
 
     The budget runs from here, so taking the slot (opening and locking a file, slow enough
-    just after a search to matter at 10 ms: see the README), and waiting for a review's
+    just after a search to matter at 10 ms: see docs/benchmarks.md), and waiting for a review's
     position to end, count against it.
     """
     started = perf_counter()

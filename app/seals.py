@@ -10,7 +10,7 @@ session (an evicted or expired session, a store that was emptied) the page sends
 game, and ``unseal`` gives back the game as the server had it, seed and verification included.
 The copy holds only what the player has already seen, so it tells nothing of tiles to come.
 The server cannot tell the latest copy from an older one it sealed for the same game, so a game
-put back from a copy counts the restore, and is no longer "without help" (see the README).
+put back from a copy counts the restore, and is no longer "without help" (docs/deployment.md, Security).
 
 The key is SECRET_KEY; without one, a key is made once and kept in the instance folder, which
 every worker of the machine shares (app/config.py). Replicas that share a session store must

@@ -196,7 +196,7 @@ def test_compose_app_answers_the_hosts_it_is_served_under(services):
     hosts = json.loads(compose.environment(services["app"])["FLASK_TRUSTED_HOSTS"])
     asked = urlsplit(re.search(r"http://[^'\"]+", dockerfile.healthcheck()[1][-1])[0]).hostname
     assert asked in hosts, "the image's health check would be refused"
-    assert "localhost" in hosts, "the README opens http://localhost:8000"
+    assert "localhost" in hosts, "the docs open http://localhost:8000"
     yours = compose.load({**VARIABLES, "TRUSTED_HOSTS": '["game.example.org", "127.0.0.1"]'})["services"]["app"]
     assert json.loads(compose.environment(yours)["FLASK_TRUSTED_HOSTS"]) == ["game.example.org", "127.0.0.1"]
 

@@ -14,7 +14,7 @@ IMAGE_BIND = "0.0.0.0:8000"
 # Shows which worker served each request (gunicorn reads GUNICORN_CMD_ARGS itself;
 # the CMD sets no access log format, so this adds one without changing the CMD).
 PID_ACCESS_LOG = "--access-logformat '%(p)s %(m)s %(U)s %(s)s'"
-# Workers compile the solver before they answer when the cache is empty (the README's first start).
+# Workers compile the solver before they answer when the cache is empty (docs/deployment.md, one container).
 START_TIMEOUT = 90
 
 
