@@ -117,24 +117,35 @@ def run(url, players_count, flooders_count, seconds, rounds, patient):
     }
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def arguments(description, flooders):
+    """The options of the flood benchmarks (this one and bench.record_flood)."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=8)
-    parser.add_argument("--flooders", type=int, default=8)
+    parser.add_argument("--flooders", type=int, default=flooders)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--work-time-limit", help="FLASK_WORK_TIME_LIMIT for the server (default: the app's)")
     parser.add_argument("--respect-retry-after", action="store_true", help="the flooders wait as a 429 asks")
+    return parser
+
+
+def report(result, flood):
+    """The result, and the players' move p90 while flooded against idle: the figure that must stay under 2x."""
+    print(json.dumps(result, indent=2))
+    ratio = result["flooded"]["p90_ms"] / result["idle"]["p90_ms"]
+    print(f"players' move p90 while one address floods {flood}: {ratio:.2f}x idle")
+
+
+def main(argv=None):
+    parser = arguments(__doc__, flooders=8)
+    parser.add_argument("--work-time-limit", help="FLASK_WORK_TIME_LIMIT for the server (default: the app's)")
     args = parser.parse_args(argv)
     from tests.support.servers import gunicorn_server
 
     env = {"FLASK_WORK_TIME_LIMIT": args.work_time_limit} if args.work_time_limit else {}
     with gunicorn_server(env=env, args=["--workers", str(args.workers)]) as server:
         result = run(server.url, args.players, args.flooders, args.seconds, args.rounds, args.respect_retry_after)
-    print(json.dumps(result, indent=2))
-    ratio = result["flooded"]["p90_ms"] / result["idle"]["p90_ms"]
-    print(f"players' move p90 while one address floods hints: {ratio:.2f}x idle")
+    report(result, "hints")
     return result
 
 

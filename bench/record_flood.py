@@ -17,7 +17,6 @@ app as compose does, behind deploy/nginx.conf and its per-address rate limits (w
 instead of gunicorn alone. All traffic goes to 127.0.0.1 and stops after the given time.
 """
 
-import argparse
 import json
 import multiprocessing
 import os
@@ -30,7 +29,7 @@ from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench.hint_flood import PLAYER_PAUSE, percentiles, phase, play
+from bench.hint_flood import PLAYER_PAUSE, arguments, percentiles, phase, play, report
 from bench.load import player_client
 
 FLOODER, OWNER = "127.0.0.2", "127.0.0.3"
@@ -173,20 +172,12 @@ def served(workers, behind_nginx):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=8)
-    parser.add_argument("--flooders", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--respect-retry-after", action="store_true", help="the flooders wait as a 429 asks")
+    parser = arguments(__doc__, flooders=4)
     parser.add_argument("--behind-nginx", action="store_true", help="compose's nginx in front, with its rate limits")
     args = parser.parse_args(argv)
     with served(args.workers, args.behind_nginx) as url:
         result = run(url, args.players, args.flooders, args.seconds, args.rounds, args.respect_retry_after)
-    print(json.dumps(result, indent=2))
-    ratio = result["flooded"]["p90_ms"] / result["idle"]["p90_ms"]
-    print(f"players' move p90 while one address floods a {result['record']['moves']:,}-move record: {ratio:.2f}x idle")
+    report(result, f"a {result['record']['moves']:,}-move record")
     return result
 
 
