@@ -2,10 +2,10 @@
 
     python -m bench.records [--database-uri URL] [--repeat 5] [--generate]
 
-The game is a real one: bench/long_game.txt holds a seed and the directions the built-in
+The game is a real one: bench/results/long_game.txt holds a seed and the directions the built-in
 solver played from it (``--generate MINUTES`` plays seeds in turn and keeps the longest game,
 stopping at 10,000 moves). A game that long needs a 16384 tile, which the solver reaches in
-most of its games at 100 ms a move (app/solver/benchmark.json); when the stored game
+most of its games at 100 ms a move (bench/results/benchmark.json); when the stored game
 is shorter, the costs that grow with its length are also given per move and for 10,000 moves.
 Requests go through Flask's test client, so the times are the app's own work: the replay
 that verifies a record, the database, JSON. The database is SQLite in a temporary
@@ -16,15 +16,15 @@ import argparse
 import statistics
 import tempfile
 import time
-from pathlib import Path
 
 from app import create_app
 from app.engine import Game
 from app.engine.history import Directions
 from app.solver import Solver
+from bench import RESULTS
 from bench import solver as solver_bench
 
-GAME = Path(__file__).with_name("long_game.txt")
+GAME = RESULTS / "long_game.txt"
 SLIDES = 10_000
 
 

@@ -12,7 +12,8 @@ NAMES = sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if not m.isp
 
 
 def test_the_lab_has_its_benchmarks():
-    assert {"engine", "solver", "feel", "delivery", "record_flood"} <= set(NAMES)
+    assert {"engine", "solver", "feel", "delivery", "record_flood", "summary"} <= set(NAMES)
+    assert bench.RESULTS.is_dir() and (bench.RESULTS / "benchmark.json").exists()
 
 
 @pytest.mark.parametrize("name", NAMES)
