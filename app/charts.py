@@ -7,8 +7,8 @@ WIDTH, HEIGHT = 560, 260
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 16, 40
 
 
-def reach_chart(reached, targets=None, key="reach"):
-    """Bar chart of ``{tile: share}`` with optional target marks; shares are 0..1, in the reader's language.
+def reach_chart(reached, key="reach"):
+    """Bar chart of ``{tile: share}``; shares are 0..1, in the reader's language.
 
     ``key`` tells the charts of one page apart (their titles' ids).
     """
@@ -40,13 +40,5 @@ def reach_chart(reached, targets=None, key="reach"):
             f'<text class="chart-axis" x="{x + slot * 0.3:.1f}" y="{HEIGHT - BOTTOM + 18}" text-anchor="middle">'
             f"{escape(tile)}</text>"
         )
-        target = (targets or {}).get(str(tile))
-        if target is not None:
-            y = TOP + plot_h * (1 - target)
-            target_title = gettext("target %(share)s", share=format_percent(target))
-            parts.append(
-                f'<line class="chart-target" x1="{x - 4:.1f}" x2="{x + slot * 0.6 + 4:.1f}" y1="{y:.1f}" y2="{y:.1f}">'
-                f"<title>{escape(target_title)}</title></line>"
-            )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .page import CHROMIUM_ARGS, CHROMIUM_PATH, NetworkLog
+from tests.support.browser import CHROMIUM_ARGS, CHROMIUM_PATH, NetworkLog
 
 # The board's data-busy turns "false" once the game is shown and nothing is on its way.
 READY_PROBE = """

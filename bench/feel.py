@@ -21,8 +21,7 @@ from playwright.sync_api import sync_playwright
 
 from app import create_app
 from app.engine import pack, valid_moves
-
-from .page import CHROMIUM_ARGS, CHROMIUM_PATH, dom_board, emulate_round_trip, served
+from tests.support.browser import CHROMIUM_ARGS, CHROMIUM_PATH, dom_board, emulate_round_trip, served
 
 KEYS = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
 BURST_KEYS, BURST_SPACING_MS = 10, 40

@@ -4,17 +4,18 @@
                                  [--respect-retry-after] [--behind-nginx]
 
 Starts gunicorn on loopback with its default limits on and saves the longest game of the
-stored 100 ms solver run (22,379 moves, seed 2) as a record, played through the API from
-127.0.0.3. ``--players`` players, each from its own loopback address, move at a brisk human
-pace; in alternate phases of ``--seconds`` they play alone ("idle") and while ``--flooders``
-connections from one address (127.0.0.2) ask, as fast as the server answers, for what a
-replay page asks: the record (its directions and tiles, Brotli when offered) and a review
-range at a random position, again at once after a 429 (or, with ``--respect-retry-after``,
-waiting as the 429 asks, as the page does). Prints the cost of one record
-request, the players' move latency (p50, p90, p99) in each kind of phase, and what the
-flood got: the p90 while flooded must stay within 2x of idle. ``--behind-nginx`` runs the
-app as compose does, behind deploy/nginx.conf and its per-address rate limits (with Redis),
-instead of gunicorn alone. All traffic goes to 127.0.0.1 and stops after the given time.
+stored 100 ms solver run (bench/results/benchmark.json: 22,379 moves, seed 2) as a record,
+played through the API from 127.0.0.3. ``--players`` players, each from its own loopback
+address, move at a brisk human pace; in alternate phases of ``--seconds`` they play alone
+("idle") and while ``--flooders`` connections from one address (127.0.0.2) ask, as fast as
+the server answers, for what a replay page asks: the record (its directions and tiles,
+Brotli when offered) and a review range at a random position, again at once after a 429 (or,
+with ``--respect-retry-after``, waiting as the 429 asks, as the page does). Prints the cost
+of one record request, the players' move latency (p50, p90, p99) in each kind of phase, and
+what the flood got: the p90 while flooded must stay within 2x of idle. ``--behind-nginx``
+runs the app as compose does, behind deploy/nginx.conf and its per-address rate limits (with
+Redis), instead of gunicorn alone. All traffic goes to 127.0.0.1 and stops after the given
+time.
 """
 
 import json
@@ -29,11 +30,12 @@ from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 
+from bench import RESULTS
 from bench.hint_flood import PLAYER_PAUSE, arguments, percentiles, phase, play, report
 from bench.load import player_client
 
 FLOODER, OWNER = "127.0.0.2", "127.0.0.3"
-RUN = Path(__file__).resolve().parents[1] / "app" / "solver" / "benchmark.json"
+RUN = RESULTS / "benchmark.json"
 SEED = 2  # the run's longest game
 BATCH = 64
 BROTLI = {"Accept-Encoding": "br"}

@@ -1,11 +1,11 @@
-"""What a long game's record costs: saving a 10,000-move record, loading it, its positions, a review range.
+"""What a long game's record costs: saving a 10,000-move record, loading it, a review range.
 
     python -m bench.records [--database-uri URL] [--repeat 5] [--generate]
 
-The game is a real one: bench/long_game.txt holds a seed and the directions the built-in
+The game is a real one: bench/results/long_game.txt holds a seed and the directions the built-in
 solver played from it (``--generate MINUTES`` plays seeds in turn and keeps the longest game,
 stopping at 10,000 moves). A game that long needs a 16384 tile, which the solver reaches in
-most of its games at 100 ms a move (app/solver/benchmark.json); when the stored game
+most of its games at 100 ms a move (bench/results/benchmark.json); when the stored game
 is shorter, the costs that grow with its length are also given per move and for 10,000 moves.
 Requests go through Flask's test client, so the times are the app's own work: the replay
 that verifies a record, the database, JSON. The database is SQLite in a temporary
@@ -16,15 +16,15 @@ import argparse
 import statistics
 import tempfile
 import time
-from pathlib import Path
 
 from app import create_app
 from app.engine import Game
 from app.engine.history import Directions
 from app.solver import Solver
+from bench import RESULTS
 from bench import solver as solver_bench
 
-GAME = Path(__file__).with_name("long_game.txt")
+GAME = RESULTS / "long_game.txt"
 SLIDES = 10_000
 
 
@@ -111,14 +111,13 @@ def main(argv=None):
         rows.append(("verify: replay seed + directions", median, best))
         median, best, record_id = timed(save, args.repeat)
         rows.append(("save: POST /api/records (verified: + the replay)", median, best))
-        record = client.get(f"/api/records/{record_id}").get_json()
-        assert record["moves"] == game.moves
-        for label, path in [("load the record", ""), ("load its positions", "/positions")]:
-            url = f"/api/records/{record_id}{path}"
-            median, best, reply = timed(lambda url=url: client.get(url), args.repeat)
-            rows.append((f"{label} ({len(reply.data) / 1000:.0f} kB JSON)", median, best))
+        url = f"/api/records/{record_id}"  # what a replay page loads: the directions and the tiles they placed
+        median, best, reply = timed(lambda: client.get(url), args.repeat)
+        assert reply.status_code == 200 and reply.get_json()["moves"] == game.moves
+        rows.append((f"load the record ({len(reply.data) / 1000:.0f} kB JSON)", median, best))
         review = f"/api/records/{record_id}/review?from={game.moves // 2}"
         first, _, reply = timed(lambda: client.get(review), 1)
+        assert reply.status_code == 200, reply.get_json()
         size = len(reply.get_json()["reviews"])
         rows.append((f"review range at move {game.moves // 2} ({size} positions, analysed)", first, first))
         median, best, _ = timed(lambda: client.get(review), args.repeat)
@@ -132,7 +131,7 @@ def main(argv=None):
         print(f"{label:52} {median:10.1f} {best:9.1f}")
     if game.moves < SLIDES:  # the replays grow with the length: scaled to SLIDES
         scale = SLIDES / game.moves
-        print(f"scaled to {SLIDES:,} moves: verify {rows[0][1] * scale:.0f} ms, positions {rows[3][1] * scale:.0f} ms")
+        print(f"scaled to {SLIDES:,} moves: verify {rows[0][1] * scale:.0f} ms, load {rows[2][1] * scale:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,13 @@
-"""Strength and speed of the solver: ``python -m bench.solver``.
+r"""Strength and speed of the solver: ``python -m bench.solver``.
+
+The stored runs live in bench/results/, written by ``--json`` (then ``python -m bench.summary``
+refreshes the figures the /solver page shows)::
+
+    nice -n 10 python -m bench.solver --games 12 --seed 1 --budget-ms 100 --jobs 2 \
+        --json bench/results/benchmark.json
+    nice -n 10 python -m bench.solver --games 48 --seed 1 --budget-ms 10 --jobs 2 \
+        --json bench/results/benchmark-10ms.json
+    python -m bench.solver --speed --json bench/results/speed.json
 
 ``--speed`` instead times single moves on the engine benchmark's boards: the
 engine's CPython moves next to the compiled slides the search uses (``--json``
@@ -13,7 +22,7 @@ moves per second. ``--jobs`` plays games in parallel processes, one per core.
 every spawn path), so that full games can compare cut-offs as ``bench.stretch`` does.
 
 ``--json PATH`` writes, after every finished game: date, command, budget_ms, cut,
-games, games_finished, seed, jobs, max_moves,
+games, games_finished, seed, jobs, cores (the processor cores the run could use), max_moves,
 reached ({tile: share of games}), score ({median, best}), ms_per_move ({median,
 p99}), cpu_ms_per_move (the processor time a hint costs, mean), moves_per_second,
 nodes_per_second (chance nodes the search expanded per second of processor time),
@@ -24,6 +33,7 @@ directions}]): ``directions`` holds every move's initial (u, d, l, r), so
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -197,6 +207,7 @@ def write_json(args, argv, results: list[dict]) -> None:
         "games_finished": len(results),
         "seed": args.seed,
         "jobs": args.jobs,
+        "cores": len(os.sched_getaffinity(0)),
         "max_moves": args.max_moves,
         **summarize(sorted(results, key=lambda r: r["seed"])),
     })

@@ -4,8 +4,9 @@ The solver benchmark's games that fell short of 8192 all ended holding a 4096, 3
 4,000 moves in: the stretch from a game's first 4096 to its first 8192 is where they are
 lost. A 12-game run plays that stretch 12 times, too few to tell a 2% loss rate from 8%.
 This plays it many times: from the position where each stored benchmark game (``--games``,
-the solver benchmark's JSON) first held ``--from-tile``, with ``--spawns`` fresh spawn seeds
-each, until ``--to-tile`` or the end. Every trial is played once with each cut-off in
+solver benchmark runs' JSON; by default the stored 10 ms run,
+bench/results/benchmark-10ms.json) first held ``--from-tile``, with ``--spawns`` fresh spawn
+seeds each, until ``--to-tile`` or the end. Every trial is played once with each cut-off in
 ``--cuts`` (see ``app.solver.solver.CUT``) on the same position and the same spawns, so the
 cut-offs are compared pair by pair.
 
@@ -25,9 +26,11 @@ from pathlib import Path
 from app.engine import Game, max_tile
 from app.engine.history import Directions
 from app.solver.solver import CUT, DEFAULT_BUDGET_MS, Solver
+from bench import RESULTS
 from bench.solver import command_line, timestamp, write_document
 
 PROG = "python -m bench.stretch"
+RUN = RESULTS / "benchmark-10ms.json"  # the stored 10 ms run: its games are the default starts
 SPAWN_SEEDS = 1000  # trial j from game seed s uses spawn seed 1000 * s + j: not the game's own (seeds from 1)
 
 
@@ -101,7 +104,8 @@ def write_json(args, argv, starts: list[int], trials: list[dict]) -> None:
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="+", required=True, metavar="JSON", help="solver benchmark runs to start from")
+    parser.add_argument("--games", nargs="+", default=[str(RUN)], metavar="JSON",
+                        help="solver benchmark runs to start from (default: bench/results/benchmark-10ms.json)")
     parser.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS)
     parser.add_argument("--cuts", type=lambda text: [float(c) for c in text.split(",")], default=[CUT])
     parser.add_argument("--spawns", type=int, default=2, help="spawn seeds tried from each position")

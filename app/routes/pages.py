@@ -4,7 +4,9 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+from babel.numbers import format_percent
 from flask import Blueprint, current_app, redirect, render_template, url_for
+from flask_babel import get_locale
 
 from ..charts import reach_chart
 from ..games import MAX_BATCH
@@ -29,41 +31,56 @@ def strategy():
     return render_template("strategy.html")
 
 
-SOLVER_DIR = Path(__file__).parents[1] / "solver"
-# The stored benchmark runs, with the issue's targets for each: share of games that reached
-# each tile (drawn as marks on the run's chart) and the 99th percentile of a hint's time.
-BENCHMARKS = {
-    "benchmark.json": ({"8192": 0.98, "16384": 0.75, "32768": 0.15}, 110.0),
-    "benchmark-10ms.json": ({"8192": 0.98, "16384": 0.30}, 11.0),
-}
-SPEED = "speed.json"
+FIGURES = Path(__file__).parents[1] / "solver" / "figures.json"  # written by the lab from its results
 TERMS = ["empty", "merges", "monotonicity", "sum", "inner", "loss"]  # the evaluation's weights solver.html explains
 
 
-def _stored(name):
-    """A committed benchmark file's JSON, or None while there is none."""
+def _figures():
+    """The solver's measured figures the product ships, or nothing while there are none."""
     try:
-        return json.loads((SOLVER_DIR / name).read_text())
+        return json.loads(FIGURES.read_text())
     except (OSError, ValueError):
-        return None
+        return {}
+
+
+def _other_solvers(solvers):
+    """Rows of the comparison table (their published figures, each with its source) and the
+    timings of other solvers run on the machine our figures come from."""
+    rows, timed = [], []
+    for solver in solvers:
+        about = {key: solver.get(key) for key in ("name", "url", "language", "formerly")}
+        for figures in solver.get("published", []):
+            # Published shares as given (95.5%, not 96%), in the reader's language.
+            shares = {
+                tile: format_percent(share, locale=get_locale(), decimal_quantization=False)
+                for tile, share in figures["reached"].items()
+            }
+            rows.append(about | figures | {"shares": shares})
+        timed += [about | timing for timing in solver.get("timed_here", [])]
+    return rows, timed
 
 
 @bp.get("/solver")
 def solver():
-    """Explains the solver and renders the committed benchmarks' results as tables and charts."""
-    runs = []
-    for name, (targets, p99_target) in BENCHMARKS.items():
-        bench = _stored(name)
-        if bench:
-            chart = reach_chart(bench["reached"], targets, key=f"{bench['budget_ms']:g}ms")
-            date = datetime.fromisoformat(bench["date"])
-            runs.append({"bench": bench, "date": date, "chart": chart, "targets": targets, "p99_target": p99_target})
+    """Explains the solver and shows its measured figures (tables and charts) next to other solvers'."""
+    figures = _figures()
+    runs = [
+        {
+            "figures": run,
+            "date": datetime.fromisoformat(run["date"]),
+            "chart": reach_chart(run["reached"], key=f"{run['budget_ms']:g}ms"),
+        }
+        for run in figures.get("runs", [])
+    ]
+    others, timed_here = _other_solvers(figures.get("other_solvers", []))
     weights = Weights()
     terms = [{"name": name, "weight": getattr(weights, name)} for name in TERMS]
     return render_template(
         "solver.html",
         runs=runs,
-        speed=_stored(SPEED),
+        speed=figures.get("speed"),
+        others=others,
+        timed_here=timed_here,
         terms=terms,
         budget_ms=float(current_app.config["SOLVER_BUDGET_MS"]),
     )

@@ -14,7 +14,8 @@ def test_tiny_benchmark_writes_the_documented_json(tmp_path, capsys):
     assert "moves per second" in capsys.readouterr().out
     document = json.loads(path.read_text())
     assert document["games_finished"] == 2 and document["cut"] == 0.0
-    for key in ("date", "command", "budget_ms", "games", "seed", "reached", "score", "ms_per_move", "moves_per_second"):
+    for key in ("date", "command", "budget_ms", "games", "seed", "cores", "reached", "score", "ms_per_move",
+                "moves_per_second"):
         assert key in document
     assert set(document["reached"]) == {"2048", "4096", "8192", "16384", "32768"}
     assert set(document["ms_per_move"]) == {"median", "p99"}

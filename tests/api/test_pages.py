@@ -1,48 +1,118 @@
 """The strategy and solver pages, rendered by the server."""
 
 import json
+import re
+
+import pytest
 
 from app.routes import pages
 
 
-def stored_run(budget_ms, games=3, finished=3):
+def run_figures(budget_ms, games=3, finished=3):
+    """One solver run as app/solver/figures.json holds it (written by the lab's summary)."""
     return {
-        "date": "2026-11-30T12:00:00+00:00",
-        "command": f"python -m bench.solver --games {games} --seed 9 --budget-ms {budget_ms}",
+        "budget_ms": budget_ms,
         "games": games,
         "games_finished": finished,
+        "date": "2026-11-30T12:00:00+00:00",
         "jobs": 2,
-        "budget_ms": budget_ms,
+        "cores": 2,
         "reached": {"2048": 1.0, "4096": 1.0, "8192": 2 / 3, "16384": 1 / 3, "32768": 0.0},
         "score": {"median": 161234, "best": 380000},
         "ms_per_move": {"median": 42.5, "p99": 108.25},
         "cpu_ms_per_move": 31.5,
-        "moves_per_second": 21.5,
         "nodes_per_second": 1234567.0,
+        "moves_per_second": 21.5,
     }
 
 
-def test_the_solver_page_shows_each_stored_benchmark_as_table_and_chart(client, tmp_path, monkeypatch):
-    (tmp_path / "benchmark.json").write_text(json.dumps(stored_run(100)))
-    (tmp_path / "benchmark-10ms.json").write_text(json.dumps(stored_run(10, games=12, finished=5)))
-    speed = {"command": "python -m bench.solver --speed", "cpython_moves_per_second": 340786.0,
-             "compiled_moves_per_second": 7505199.0}
-    (tmp_path / "speed.json").write_text(json.dumps(speed))
-    monkeypatch.setattr(pages, "SOLVER_DIR", tmp_path)
+OTHER_SOLVERS = [
+    {"name": "someone/solver", "language": "Rust", "formerly": "C", "url": "https://example.org/someone/solver",
+     "published": [{"games": 500, "reached": {"8192": 0.915, "16384": 0.47}, "ms_per_move": 3.25,
+                    "machine": "Some CPU 9000", "budget_positions": 65536, "source": "https://example.org/"}],
+     "timed_here": [{"budget_positions": 65536, "ms_per_move": 7.75, "games_at_a_time": 2}]},
+    {"name": "other/deep", "language": "C++", "url": "https://example.org/other/deep",
+     "published": [{"search": "full depth", "games": 100, "reached": {"32768": 0.29}, "source": "https://example.org/"}]},
+]  # fmt: skip
+
+
+@pytest.fixture
+def figures(tmp_path, monkeypatch):
+    """Writes the page's figures file: ``figures(document)``."""
+    path = tmp_path / "figures.json"
+    monkeypatch.setattr(pages, "FIGURES", path)
+    return lambda document: path.write_text(json.dumps(document))
+
+
+def test_the_solver_page_shows_each_stored_run_as_table_and_chart(client, figures):
+    figures({
+        "runs": [run_figures(100), run_figures(10, games=12, finished=5)],
+        "speed": {"date": "2026-11-30T12:00:00+00:00", "cpython_moves_per_second": 340786.0,
+                  "compiled_moves_per_second": 7505199.0},
+        "other_solvers": OTHER_SOLVERS,
+    })  # fmt: skip
     html = client.get("/solver").get_data(as_text=True)
-    assert stored_run(100)["command"] in html and stored_run(10, 12)["command"] in html and "Nov 30, 2026" in html
+    assert "Nov 30, 2026" in html and "2 played at a time on a 2-core machine" in html
     assert "67%" in html and "33%" in html and "161,234" in html and "108.2" in html and "31.5" in html
-    assert "1,234,567" in html and "340,786" in html and "7,505,199" in html
-    assert html.count('class="chart-bar"') == 10 and html.count('class="chart-target"') == 3 + 2
+    assert "1,234,567" in html and "340,786" in html and "7,505,199" in html and "21.5 moves per second" in html
+    assert html.count('class="chart-bar"') == 10 and "chart-target" not in html
     assert 'id="chart-title-100ms"' in html and 'id="chart-title-10ms"' in html
+    assert "<h3>100 ms a move</h3>" in html and "<h3>10 ms a move</h3>" in html
     assert "5 of 12 planned complete games" in html and html.count("The run was cut short") == 1
-    assert "94%" in html and "36%" in html and "85%" in html and "18%" in html  # the C++ solvers
+    assert "by about 33 percentage points" in html and "by about 20 percentage points" in html  # 3 games, 5 games
 
 
-def test_the_solver_page_says_so_when_no_benchmark_is_stored(client, tmp_path, monkeypatch):
-    monkeypatch.setattr(pages, "SOLVER_DIR", tmp_path)
+def test_the_other_solvers_come_from_the_figures_with_their_sources(client, figures):
+    figures({"runs": [run_figures(10)], "speed": None, "other_solvers": OTHER_SOLVERS})
+    html = client.get("/solver").get_data(as_text=True)
+    table = html[html.index('class="results solvers"'):html.index("</table>", html.index('class="results solvers"'))]
+    assert '<a href="https://example.org/someone/solver">someone/solver, Rust (formerly C):' in table
+    assert '<a href="https://example.org/other/deep">other/deep, C++:' in table
+    assert "91.5%" in table and "47%" in table and "29%" in table and "65,536 positions a move" in table
+    assert "3.2 ms on its author's Some CPU 9000" in table and "full depth" in table and ">500<" in table
+    assert "this solver, Python compiled by numba" in table and "42.5 ms (median)" in table
+    assert "someone/solver with a budget of 65,536 positions: 7.8 ms a move on average (games at a time: 2)" in html
+    czech = client.get("/solver", headers={"Accept-Language": "cs"}).get_data(as_text=True)
+    assert "91,5\xa0%" in czech and "Rust (dříve C)" in czech and "plná hloubka" in czech
+
+
+def test_the_solver_page_shows_the_committed_figures(client):
+    html = client.get("/solver").get_data(as_text=True)
+    assert html.count('class="chart-bar"') == 10 and "<h3>100 ms a move</h3>" in html
+    assert "https://github.com/nneonneo/2048-ai" in html and "https://github.com/ziap/2048-ai" in html
+    for share in ("94%", "36%", "98%", "85%", "18%", "95.5%"):
+        assert f"<td>{share}</td>" in html
+    assert "8.4 ms on its author's Ryzen 5 5600G" in html
+    for ms in ("21.5", "12.0", "5.7"):
+        assert f": {ms} ms a move on average" in html
+    assert "plain Python" not in html and "compiled to machine code by numba" in html
+
+
+def test_the_solver_page_says_so_when_no_figures_are_stored(client, tmp_path, monkeypatch):
+    monkeypatch.setattr(pages, "FIGURES", tmp_path / "none.json")
     reply = client.get("/solver")
-    assert reply.status_code == 200 and "No benchmark results are stored yet." in reply.get_data(as_text=True)
+    html = reply.get_data(as_text=True)
+    assert reply.status_code == 200 and "No benchmark results are stored yet." in html
+    assert "results solvers" not in html
+
+
+# "cíl" (target) in any of its forms; the Czech rules' "cílový okraj" (the edge tiles slide to) is no target.
+CZECH_TARGET = re.compile(r"\bcíl(e|i|em|ů|ům|ech)?\b", re.IGNORECASE)
+# The Czech rules call the game's goal "Cíl" (their heading and contents entry): the goal, not a target.
+GOAL_HEADING = re.compile(r">Cíl<")
+
+
+@pytest.mark.parametrize("path", ["/", "/rules", "/strategy", "/solver", "/records"])
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_no_page_shows_a_command_line_or_a_target(client, path, language):
+    reply = client.get(path, headers={"Accept-Language": language})
+    html = reply.get_data(as_text=True)
+    assert reply.status_code == 200 and f'<html lang="{language}">' in html
+    assert "python -m" not in html and "bench." not in html
+    assert not re.search(r"\btargets?\b", html, re.IGNORECASE)
+    if path == "/rules":
+        html = GOAL_HEADING.sub("><", html)
+    assert not CZECH_TARGET.search(html)
 
 
 def test_the_strategy_page_draws_its_boards_in_html(client):
