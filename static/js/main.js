@@ -100,7 +100,7 @@ $('autoplay').addEventListener('click', () => solver().then((a) => a.toggleAutop
 // Share or review: loaded lazily, opened when the game ends.
 const recordMenu = $('record-menu');
 let records = null;
-const recordMenuModule = () => (records ??= import('./records.js').then((m) => m.createRecordMenu(recordMenu, game)));
+const recordMenuModule = () => (records ??= import('./records.js').then((m) => m.createRecordMenu(recordMenu, game, api)));
 recordMenu.addEventListener('toggle', recordMenuModule, { once: true });
 // Clicked before the module is loaded, a button still acts once it is.
 recordMenu.addEventListener('click', (event) => {

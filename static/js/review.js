@@ -4,23 +4,10 @@
 // asks for the range of the position shown, and "Find the biggest mistakes" walks the ranges in
 // turn: each request is short, and a game reviewed once is never analysed again.
 
+import { withBoundedRetry } from './api.js';
 import { directionName, fill } from './text.js';
 
-const RETRIES = 5;
-
-export async function fetchJson(url) {
-  for (let attempt = 0; ; attempt += 1) {
-    const response = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
-    if (response.ok) return response.json();
-    const wait = Number(response.headers.get('Retry-After'));
-    if (![429, 503].includes(response.status) || attempt >= RETRIES || !(wait >= 0)) {
-      throw new Error(`${url}: ${response.status}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 10) * 1000));
-  }
-}
-
-export function createReview({ apiRoot, messages, format, strategyUrl, elements, jump }) {
+export function createReview({ api, record, messages, format, strategyUrl, elements, jump }) {
   const reviews = new Map(); // position -> the server's review of it
   const loading = new Map(); // first position of a range -> its request
   let shown = null;
@@ -31,7 +18,7 @@ export function createReview({ apiRoot, messages, format, strategyUrl, elements,
 
   function loadRange(first) {
     if (!loading.has(first)) {
-      loading.set(first, fetchJson(`${apiRoot}/review?from=${first}`).then((body) => {
+      loading.set(first, withBoundedRetry(() => api.reviewRange(record, first)).then((body) => {
         for (const item of body.reviews) reviews.set(item.position, item);
         return body;
       }).finally(() => loading.delete(first)));
@@ -92,7 +79,7 @@ export function createReview({ apiRoot, messages, format, strategyUrl, elements,
   }
 
   async function showMistakes() {
-    const body = await fetchJson(`${apiRoot}/mistakes`);
+    const body = await withBoundedRetry(() => api.mistakes(record));
     elements.list.replaceChildren(...body.mistakes.map(mistakeItem));
     elements.progress.textContent = body.analysed >= body.positions
       ? `${messages.done}${body.mistakes.length ? '' : ` ${messages.noMistakes}`}`
