@@ -6,15 +6,16 @@ import { bindKeyboard, bindSwipe } from './input.js';
 import { Announcer, BoardTable, BoardView, Notice, Overlay, ScoreView } from './render.js';
 import { isFinished } from './server.js';
 import * as storage from './storage.js';
-import { numberFormat, readMessages } from './text.js';
+import { pageData } from './page.js';
+import { numberFormat } from './text.js';
 
 const $ = (id) => document.getElementById(id);
 
 const boardEl = $('board');
-const messages = readMessages();
+const { apiRoot, maxBatch, messages } = pageData();
 const announcer = new Announcer($('announcer'));
 const format = numberFormat();
-const api = createApi(boardEl.dataset.apiRoot || '/api');
+const api = createApi(apiRoot);
 const table = new BoardTable($('cells'), { empty: messages.empty, format });
 const view = new BoardView($('tiles'), { onIdle: () => game.updateBusy(), table });
 
@@ -35,7 +36,7 @@ const game = createGame({
   setBusy: (busy) => {
     boardEl.dataset.busy = String(busy);
   },
-  maxBatch: Number(boardEl.dataset.maxBatch),
+  maxBatch,
 });
 
 bindKeyboard(document, (direction) => game.userInput(direction, 'keyboard'));
@@ -100,7 +101,7 @@ $('autoplay').addEventListener('click', () => solver().then((a) => a.toggleAutop
 // Share or review: loaded lazily, opened when the game ends.
 const recordMenu = $('record-menu');
 let records = null;
-const recordMenuModule = () => (records ??= import('./records.js').then((m) => m.createRecordMenu(recordMenu, game, api)));
+const recordMenuModule = () => (records ??= import('./records.js').then((m) => m.createRecordMenu(recordMenu, { game, api, messages })));
 recordMenu.addEventListener('toggle', recordMenuModule, { once: true });
 // Clicked before the module is loaded, a button still acts once it is.
 recordMenu.addEventListener('click', (event) => {

@@ -4,14 +4,14 @@
 import { loadRecordName, saveRecordName } from './storage.js';
 
 /**
- * `menu`: the page's <details> holding the name form and a status line, messages in data-*.
- * Its `save(action)` saves the game, then shows the link ("share") or opens the review ("review").
+ * `menu`: the page's <details> holding the name form and a status line; `messages` has its texts
+ * (shared, failed). Its `save(action)` saves the game, then shows the link ("share") or opens the
+ * review ("review").
  */
-export function createRecordMenu(menu, game, api) {
+export function createRecordMenu(menu, { game, api, messages }) {
   const form = menu.querySelector('form');
   const name = form.querySelector('input');
   const result = menu.querySelector('[role=status]');
-  const messages = menu.dataset;
   if (!name.value) name.value = loadRecordName(); // unless typed while this module loaded
 
   function say(text, link) {

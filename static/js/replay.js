@@ -7,20 +7,20 @@
 
 import { createApi, withBoundedRetry } from './api.js';
 import { bindSwipe } from './input.js';
+import { pageData } from './page.js';
 import { positions } from './positions.js';
 import { BoardTable, BoardView } from './render.js';
 import { createReview } from './review.js';
 import { predictMove } from './slide.js';
-import { fill, numberFormat, readMessages } from './text.js';
+import { fill, numberFormat } from './text.js';
 
 const PAUSES = { slow: 900, normal: 350, fast: 90 };
 const LETTERS = { u: 'up', d: 'down', l: 'left', r: 'right' };
 
 const $ = (id) => document.getElementById(id);
 const root = $('replay');
-const messages = readMessages();
-const api = createApi(root.dataset.apiRoot);
-const recordId = root.dataset.record;
+const { apiRoot, record: recordId, strategyUrl, messages } = pageData();
+const api = createApi(apiRoot);
 const format = numberFormat();
 
 const view = new BoardView($('tiles'), { table: new BoardTable($('cells'), { empty: messages.empty, format }) });
@@ -32,7 +32,7 @@ let directions = [];
 let position = 0;
 let timer = 0;
 
-const review = createReview({ api, record: recordId, messages, format, strategyUrl: JSON.parse($('strategy-url').textContent),
+const review = createReview({ api, record: recordId, messages, format, strategyUrl,
   elements: { move: $('review-move'), find: $('find-mistakes'), progress: $('review-progress'), list: $('mistakes') },
   jump: (to) => show(to) });
 

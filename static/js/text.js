@@ -1,14 +1,5 @@
-// The page's words: its messages (the JSON the template puts in #messages), numbers written in the
-// page's language, and message templates filled in. The game and replay pages share them.
-
-/** The page's messages; none (so every text falls back) if the page has no readable list. */
-export function readMessages() {
-  try {
-    return JSON.parse(document.getElementById('messages').textContent);
-  } catch {
-    return {};
-  }
-}
+// The page's words: numbers written in the page's language, and its messages (page.js reads them)
+// filled in. The game and replay pages share them.
 
 /** Numbers as the page's language writes them (12 345 in Czech), or plain where that is unknown. */
 export function numberFormat() {
