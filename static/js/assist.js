@@ -5,8 +5,8 @@
 // and its animations stay exactly as consistent as when a person plays.
 
 import { sleep } from './api.js';
-import { directionName, fill } from './text.js';
-import { isFinished } from './server.js';
+import { directionName, fill } from './page.js';
+import { isFinished } from './storage.js';
 
 // Pause after each auto-played move has finished animating.
 const PAUSES = { slow: 600, normal: 200, fast: 0 };

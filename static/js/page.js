@@ -1,17 +1,36 @@
-// What the page's template gives its scripts: one JSON element, #page-data (not executed, so the
-// CSP lets it be inline), read once.
+// What the page's template gives its scripts, and the page's words: its data (one JSON element,
+// #page-data, not executed, so the CSP lets it be inline) read once, numbers written in the page's
+// language, and its messages filled in. The game and replay pages share them.
 
 const DEFAULTS = { apiRoot: '/api', messages: {} };
 let data = null;
 
-/** The page's data ({apiRoot, messages, ...}); the defaults alone if the page has none readable. */
+/** The page's data ({apiRoot, messages, ...}); the defaults alone (every text falls back) if the page has none readable. */
 export function pageData() {
   if (!data) {
     try {
       data = { ...DEFAULTS, ...JSON.parse(document.getElementById('page-data').textContent) };
     } catch {
-      data = DEFAULTS; // every text falls back
+      data = DEFAULTS;
     }
   }
   return data;
 }
+
+/** Numbers as the page's language writes them (12 345 in Czech), or plain where that is unknown. */
+export function numberFormat() {
+  try {
+    const nf = new Intl.NumberFormat(document.documentElement.lang || undefined);
+    return (n) => nf.format(n);
+  } catch {
+    return (n) => String(n);
+  }
+}
+
+/** `template` with each `{name}` replaced by `values[name]`; unknown names are left as they are. */
+export function fill(template, values) {
+  return String(template || '').replace(/\{(\w+)\}/g, (m, name) => (name in values ? values[name] : m));
+}
+
+/** A direction as the page's language names it. */
+export const directionName = (messages, direction) => (messages.directions && messages.directions[direction]) || direction;

@@ -7,12 +7,11 @@
 
 import { createApi, withBoundedRetry } from './api.js';
 import { bindSwipe } from './input.js';
-import { pageData } from './page.js';
+import { fill, numberFormat, pageData } from './page.js';
 import { positions } from './positions.js';
 import { BoardTable, BoardView } from './render.js';
 import { createReview } from './review.js';
 import { predictMove } from './slide.js';
-import { fill, numberFormat } from './text.js';
 
 const PAUSES = { slow: 900, normal: 350, fast: 90 };
 const LETTERS = { u: 'up', d: 'down', l: 'left', r: 'right' };

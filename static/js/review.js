@@ -5,7 +5,7 @@
 // turn: each request is short, and a game reviewed once is never analysed again.
 
 import { withBoundedRetry } from './api.js';
-import { directionName, fill } from './text.js';
+import { directionName, fill } from './page.js';
 
 export function createReview({ api, record, messages, format, strategyUrl, elements, jump }) {
   const reviews = new Map(); // position -> the server's review of it
