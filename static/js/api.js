@@ -1,4 +1,5 @@
-// Thin client for the game's JSON API, plus retry with backoff.
+// The one HTTP client of every page: the game's and the records' JSON API, and the one retry
+// policy. No other module calls fetch or decides when to try again.
 
 export class ApiError extends Error {
   constructor({ status = 0, data = null, network = false, retryAfter = null, message = '' }) {
@@ -7,7 +8,7 @@ export class ApiError extends Error {
     this.status = status;       // 0 for a network error
     this.data = data;           // parsed JSON body, if any
     this.network = network;
-    this.retryAfter = retryAfter; // seconds, from Retry-After
+    this.retryAfter = retryAfter; // seconds, from Retry-After; null when the answer had none
   }
 }
 
@@ -29,7 +30,11 @@ function parseRetryAfter(value) {
   return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000);
 }
 
-/** Delay before retry number `attempt` (0-based): 300ms doubling to 8s, with jitter. */
+/**
+ * Delay before retry number `attempt` (0-based): 300ms doubling to 8s, with jitter, and never
+ * sooner than the answer's Retry-After (at most a minute). An answer without one (nginx's 429s)
+ * waits the backoff: a missing value never means "at once".
+ */
 function backoffDelay(attempt, retryAfter = null) {
   const base = Math.min(8000, 300 * 2 ** attempt);
   const jittered = base * (0.8 + Math.random() * 0.4);
@@ -38,63 +43,75 @@ function backoffDelay(attempt, retryAfter = null) {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function createApi(root = '/api') {
-  async function request(method, path, body) {
-    const init = { method, credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } };
-    if (body !== undefined) {
-      init.headers['Content-Type'] = 'application/json';
-      init.body = JSON.stringify(body);
-    }
-    let response;
-    try {
-      response = await fetch(root + path, init);
-    } catch (e) {
-      throw new ApiError({ network: true, message: String(e && e.message || e) });
-    }
-    let data;
-    try {
-      data = await response.json();
-    } catch {
-      data = null; // no body, or not JSON
-    }
-    if (!response.ok) {
-      throw new ApiError({
-        status: response.status,
-        data,
-        retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
-        message: data && data.error && data.error.message,
-      });
-    }
-    if (data === null) throw new ApiError({ status: response.status, message: 'invalid JSON' });
-    return data;
+/** One request: its JSON answer, or an ApiError. */
+async function request(url, method, body) {
+  const init = { method, credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
   }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (e) {
+    throw new ApiError({ network: true, message: String(e && e.message || e) });
+  }
+  let data;
+  try {
+    data = await response.json();
+  } catch {
+    data = null; // no body, or not JSON
+  }
+  if (!response.ok) {
+    throw new ApiError({
+      status: response.status,
+      data,
+      retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
+      message: data && data.error && data.error.message,
+    });
+  }
+  if (data === null) throw new ApiError({ status: response.status, message: 'invalid JSON' });
+  return data;
+}
 
+/** The API under `root` (the page data's apiRoot). Each call is one request: retrying is the caller's choice of withRetry. */
+export function createApi(root = '/api') {
+  const call = (method, path, body) => request(root + path, method, body);
   return {
-    getGame: () => request('GET', '/game'),
-    newGame: (seed) => request('POST', '/game', seed === undefined ? {} : { seed }),
+    getGame: () => call('GET', '/game'),
+    newGame: (seed) => call('POST', '/game', seed === undefined ? {} : { seed }),
     /** Put a saved game back; with the sealed copy the server gave for it (`token`), as the server had it. */
-    putGame: (state, token) => request('PUT', '/game', token ? { ...state, token } : state),
-    sealedCopy: () => request('GET', '/game/token'),
+    putGame: (state, token) => call('PUT', '/game', token ? { ...state, token } : state),
+    sealedCopy: () => call('GET', '/game/token'),
     /** A batch of directions played in order from the game at `moves` valid moves. */
-    move: (directions, moves, id) => request('POST', '/game/moves', { directions, moves, id }),
-    keepPlaying: () => request('POST', '/game/keep-playing', {}),
-    hint: () => request('GET', '/game/hint'),
-    autoplay: () => request('POST', '/game/autoplay', {}),
+    move: (directions, moves, id) => call('POST', '/game/moves', { directions, moves, id }),
+    keepPlaying: () => call('POST', '/game/keep-playing', {}),
+    hint: () => call('GET', '/game/hint'),
+    autoplay: () => call('POST', '/game/autoplay', {}),
+    /** Save the session's game under `name`: {id, url}. Sent once: a retry after a lost answer would save it twice. */
+    saveRecord: (name) => call('POST', '/records', { name }),
+    record: (id) => call('GET', `/records/${id}`),
+    /** The solver's review of the range of positions from `from`: {reviews, next}. */
+    reviewRange: (id, from) => call('GET', `/records/${id}/review?from=${from}`),
+    mistakes: (id) => call('GET', `/records/${id}/mistakes`),
   };
 }
 
 /**
- * Call `fn` until it succeeds; retryable failures wait with backoff, others are thrown.
- * `hooks.onRetry(err, attempt)` runs before each wait.
+ * Call `fn` until it succeeds; retryable failures wait with backoff, others are thrown, and so is
+ * the last failure once `retries` retries are spent. `onRetry(err, attempt)` runs before each wait.
  */
-export async function withRetry(fn, hooks = {}) {
+export async function withRetry(fn, { onRetry, retries = Infinity } = {}) {
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await fn();
     } catch (err) {
-      if (!isRetryable(err)) throw err;
-      if (hooks.onRetry) hooks.onRetry(err, attempt);
+      if (!isRetryable(err) || attempt >= retries) throw err;
+      if (onRetry) onRetry(err, attempt);
       await sleep(backoffDelay(attempt, err.retryAfter));
     }
   }
 }
+
+/** The same policy for a page that gives up and says so (the replay, its review): about 10 s of backoff. */
+export const withBoundedRetry = (fn) => withRetry(fn, { retries: 5 });

@@ -5,64 +5,71 @@
 // and its animations stay exactly as consistent as when a person plays.
 
 import { sleep } from './api.js';
-import { directionName, fill } from './text.js';
-import { isFinished } from './server.js';
+import { directionName, fill } from './page.js';
+import { isFinished } from './storage.js';
 
 // Pause after each auto-played move has finished animating.
 const PAUSES = { slow: 600, normal: 200, fast: 0 };
 
-export function createAssist(elements, { game, api, messages, announcer }) {
-  const { hint, autoplay, speed, arrow } = elements;
-  let playing = false;
-  let run = 0; // bumped on every stop, so a loop or hint from before a stop goes quiet
+/** The hint's arrow on the board. */
+function createArrow(el) {
+  return {
+    show(direction) {
+      el.dataset.direction = direction;
+      el.hidden = false;
+    },
+    hide() {
+      el.hidden = true;
+      delete el.dataset.direction;
+    },
+  };
+}
 
-  const pause = () => PAUSES[speed.querySelector('[aria-pressed="true"]')?.value] ?? PAUSES.normal;
+/** The solver's move for the game as it is now, or null if the game moved on meanwhile. */
+async function askSolver(game) {
+  const before = game.getState();
+  if (!before || isFinished(before)) return null;
+  const answer = await game.hint(); // waits out server trouble, with the connection notice
+  const now = game.getState();
+  return now && now.moves === before.moves && !isFinished(now) ? answer.direction : null;
+}
 
-  function hideArrow() {
-    arrow.hidden = true;
-    delete arrow.dataset.direction;
-  }
-
-  function showArrow(direction) {
-    arrow.dataset.direction = direction;
-    arrow.hidden = false;
-  }
-
-  /** The solver's move for the game as it is now, or null if the game moved on meanwhile. */
-  async function askSolver() {
-    const before = game.getState();
-    if (!before || isFinished(before)) return null;
-    const answer = await game.hint(); // waits out server trouble, with the connection notice
-    const now = game.getState();
-    return now && now.moves === before.moves && !isFinished(now) ? answer.direction : null;
-  }
-
-  async function showHint() {
-    const token = run;
-    hint.setAttribute('aria-busy', 'true');
+/** The Hint button's action; `run()` changes on every stop of auto-play, which silences a hint asked before. */
+function createHint(button, { game, messages, announcer, arrow, run }) {
+  return async function showHint() {
+    const token = run();
+    button.setAttribute('aria-busy', 'true');
     try {
       await game.whenIdle();
-      const direction = await askSolver();
-      if (token !== run) return;
+      const direction = await askSolver(game);
+      if (token !== run()) return;
       if (!direction) {
         announcer.say(messages.noHint);
         return;
       }
-      showArrow(direction);
+      arrow.show(direction);
       announcer.say(fill(messages.hint, { direction: directionName(messages, direction) }));
     } catch (err) {
       console.warn('2048: no hint', err);
       announcer.say(messages.noHint);
     } finally {
-      hint.removeAttribute('aria-busy');
+      button.removeAttribute('aria-busy');
     }
-  }
+  };
+}
+
+/** Auto-play: the solver's moves, one after another, until stopped or the game ends. */
+function createAutoplay({ autoplay: button, speed }, { game, api, messages, announcer, arrow }) {
+  let playing = false;
+  let run = 0; // bumped on every stop, so a loop or hint from before a stop goes quiet
+
+  const pause = () => PAUSES[speed.querySelector('[aria-pressed="true"]')?.value] ?? PAUSES.normal;
 
   function stop() {
     if (!playing) return;
     playing = false;
     run += 1;
-    autoplay.setAttribute('aria-pressed', 'false');
+    button.setAttribute('aria-pressed', 'false');
     announcer.say(messages.autoplayOff);
   }
 
@@ -74,7 +81,7 @@ export function createAssist(elements, { game, api, messages, announcer }) {
       if (!state || isFinished(state)) break;
       let direction;
       try {
-        direction = await askSolver();
+        direction = await askSolver(game);
       } catch (err) {
         console.warn('2048: auto-play stopped', err);
         break;
@@ -96,16 +103,24 @@ export function createAssist(elements, { game, api, messages, announcer }) {
     playing = true;
     run += 1;
     api.autoplay().catch(() => {}); // the hints it asks for are counted anyway
-    hideArrow();
-    autoplay.setAttribute('aria-pressed', 'true');
+    arrow.hide();
+    button.setAttribute('aria-pressed', 'true');
     announcer.say(messages.autoplayOn);
     play(run);
   }
 
-  game.onInput(stop);
+  return { stop, toggle: () => (playing ? stop() : start()), run: () => run };
+}
+
+/** `elements`: the hint and autoplay buttons, the speed group and the hint's arrow. */
+export function createAssist(elements, { game, api, messages, announcer }) {
+  const arrow = createArrow(elements.arrow);
+  const autoplay = createAutoplay(elements, { game, api, messages, announcer, arrow });
+  const showHint = createHint(elements.hint, { game, messages, announcer, arrow, run: autoplay.run });
+  game.onInput(autoplay.stop);
   game.onStateChange((state) => {
-    hideArrow();
-    if (isFinished(state)) stop();
+    arrow.hide();
+    if (isFinished(state)) autoplay.stop();
   });
-  return { showHint, toggleAutoplay: () => (playing ? stop() : start()) };
+  return { showHint, toggleAutoplay: autoplay.toggle };
 }

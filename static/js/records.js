@@ -4,15 +4,14 @@
 import { loadRecordName, saveRecordName } from './storage.js';
 
 /**
- * `menu`: the page's <details> holding the name form and a status line, messages in data-*.
- * Its `save(action)` saves the game, then shows the link ("share") or opens the review ("review").
+ * `menu`: the page's <details> holding the name form and a status line; `messages` has its texts
+ * (shared, failed). Its `save(action)` saves the game, then shows the link ("share") or opens the
+ * review ("review").
  */
-export function createRecordMenu(menu, game) {
+export function createRecordMenu(menu, { game, api, messages }) {
   const form = menu.querySelector('form');
   const name = form.querySelector('input');
   const result = menu.querySelector('[role=status]');
-  const messages = menu.dataset;
-  const apiRoot = document.getElementById('board').dataset.apiRoot || '/api';
   if (!name.value) name.value = loadRecordName(); // unless typed while this module loaded
 
   function say(text, link) {
@@ -28,14 +27,7 @@ export function createRecordMenu(menu, game) {
 
   async function post() {
     await game.whenIdle(); // moves still on their way belong in the record
-    const response = await fetch(`${apiRoot}/records`, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ name: name.value }),
-    });
-    if (response.ok) return response.json();
-    throw new Error(`saving the game: ${response.status}`);
+    return api.saveRecord(name.value);
   }
 
   async function save(action) {

@@ -1,4 +1,7 @@
-// Everything the player sees: tiles and their animations, scores, overlay, notices.
+// Everything the player sees: tiles and their animations, scores, overlay, notices; and the
+// game page's screen made of them (createScreen).
+
+import { numberFormat } from './page.js';
 
 const SLIDE_MS = 100; // tile slide, as the original
 // Tiles merged away stay under the merged tile until its pop (200ms, after the slide) has
@@ -237,4 +240,29 @@ export class Announcer {
     }
     if (!this.pending.includes(text)) this.pending.push(text);
   }
+}
+
+/** The game page's parts, on its elements; `onIdle()` runs when the board's animations end. */
+export function createScreen(doc, messages, onIdle) {
+  const $ = (id) => doc.getElementById(id);
+  const board = $('board');
+  const format = numberFormat();
+  const table = new BoardTable($('cells'), { empty: messages.empty, format });
+  return {
+    board,
+    table,
+    format,
+    view: new BoardView($('tiles'), { onIdle, table }),
+    score: new ScoreView($('score'), $('best-score'), format),
+    overlay: new Overlay($('game-message'), $('message-text'), {
+      keepPlaying: $('keep-playing'),
+      tryAgain: $('try-again'),
+      newGame: $('overlay-new-game'),
+    }),
+    notice: new Notice($('notice')),
+    announcer: new Announcer($('announcer')),
+    setBusy: (busy) => {
+      board.dataset.busy = String(busy);
+    },
+  };
 }

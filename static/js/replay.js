@@ -5,20 +5,21 @@
 // step with the same slide prediction the game page uses, then shows the next position, whose new
 // tile appears.
 
+import { createApi, withBoundedRetry } from './api.js';
 import { bindSwipe } from './input.js';
+import { fill, numberFormat, pageData } from './page.js';
 import { positions } from './positions.js';
 import { BoardTable, BoardView } from './render.js';
-import { fetchJson, createReview } from './review.js';
+import { createReview } from './review.js';
 import { predictMove } from './slide.js';
-import { fill, numberFormat, readMessages } from './text.js';
 
 const PAUSES = { slow: 900, normal: 350, fast: 90 };
 const LETTERS = { u: 'up', d: 'down', l: 'left', r: 'right' };
 
 const $ = (id) => document.getElementById(id);
 const root = $('replay');
-const messages = readMessages();
-const apiRoot = `${root.dataset.apiRoot}/records/${root.dataset.record}`;
+const { apiRoot, record: recordId, strategyUrl, messages } = pageData();
+const api = createApi(apiRoot);
 const format = numberFormat();
 
 const view = new BoardView($('tiles'), { table: new BoardTable($('cells'), { empty: messages.empty, format }) });
@@ -30,7 +31,7 @@ let directions = [];
 let position = 0;
 let timer = 0;
 
-const review = createReview({ apiRoot, messages, format, strategyUrl: JSON.parse($('strategy-url').textContent),
+const review = createReview({ api, record: recordId, messages, format, strategyUrl,
   elements: { move: $('review-move'), find: $('find-mistakes'), progress: $('review-progress'), list: $('mistakes') },
   jump: (to) => show(to) });
 
@@ -113,7 +114,7 @@ function bindControls() {
 
 async function start() {
   try {
-    const record = await fetchJson(apiRoot);
+    const record = await withBoundedRetry(() => api.record(recordId));
     directions = [...record.replay.directions].map((letter) => LETTERS[letter]);
     ({ boards, scores } = positions(record.replay, directions));
   } catch {

@@ -2,7 +2,8 @@
 //
 // A view of the engine's rules (app/engine/rules.py slide_line and animation.py slide_tiles),
 // pinned to them by tests/e2e/test_page_prediction.py on thousands of boards. Only the slide is
-// predicted: the new tile comes from the server, whose answer always wins.
+// predicted: the new tile comes from the server, whose answer always wins. The board the game
+// page shows is the confirmed one with the slides of the keys still on their way (project).
 
 const SIZE = 4;
 const TOP_TILE = 131072; // a pair of these never merges: the top of the tile ladder
@@ -65,4 +66,14 @@ export function predictMove(board, direction) {
   const moved = next.some((row, r) => row.some((v, c) => v !== board[r][c]));
   tiles.sort((a, b) => a.row - b.row || a.col - b.col);
   return { board: next, gained, moved, tiles };
+}
+
+/** `state` ({board, score}) after the slides of `directions`, without their new tiles. */
+export function project({ board, score }, directions) {
+  for (const direction of directions) {
+    const slid = predictMove(board, direction);
+    board = slid.board;
+    score += slid.gained;
+  }
+  return { board, score };
 }

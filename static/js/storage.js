@@ -1,5 +1,8 @@
 // localStorage persistence that never throws: private mode, disabled storage or a full quota
-// just mean no persistence.
+// just mean no persistence. The game state as the API gives it (its shape, a copy of its fields,
+// whether it is finished), and the keeping of the server's sealed copy of the game: asked once play
+// pauses, so that if the server forgets the session, the restore that carries it keeps the game
+// verified (app/seals.py).
 
 const BEST_KEY = 'bestScore';
 const STATE_KEY = 'gameState';
@@ -81,6 +84,9 @@ export function pickState(s) {
   };
 }
 
+/** True when the server refuses moves: game over, or won and the player has not chosen to keep playing. */
+export const isFinished = (s) => !!s && (s.over || (s.won && !s.keep_playing));
+
 export function loadGame() {
   const raw = read(STATE_KEY);
   if (!raw) return null;
@@ -118,4 +124,46 @@ export function loadSealedCopy() {
 /** Keep `sealed` ({token, moves}); null forgets the copy kept (a new game). */
 export function saveSealedCopy(sealed) {
   write(SEALED_KEY, JSON.stringify(sealed && { token: sealed.token, moves: sealed.moves }));
+}
+
+const SEAL_AFTER_MS = 1000; // a pause in play this long asks for the game's sealed copy
+const PLAYED_HERE = new Set(['moved', 'kept', 'restored']); // the changes this window made
+
+/**
+ * The sealed copy's keeper. `state()`: the confirmed game; `ask()`: the server's sealed copy of it;
+ * `isBusy()`: play goes on.
+ */
+export function createSeals({ state, ask, isBusy }) {
+  let timer = 0;
+
+  function keepLater() {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const now = state();
+      const kept = loadSealedCopy();
+      if (isBusy() || !now || now.moves === 0 || (kept && kept.moves === now.moves)) return;
+      try {
+        const sealed = await ask();
+        if (sealed.token && sealed.moves === state().moves) saveSealedCopy(sealed);
+      } catch {
+        // asked again after the next change
+      }
+    }, SEAL_AFTER_MS);
+  }
+
+  return {
+    /** The token of the sealed copy kept for `game`, if the page has one. */
+    tokenFor(game) {
+      const kept = loadSealedCopy();
+      return kept && kept.moves === game.moves ? kept.token : undefined;
+    },
+    /**
+     * The confirmed game changed: a new one has no copy yet; after a change made here, ask for one
+     * once play pauses (after another window's change, that window asks).
+     */
+    changed(kind) {
+      if (kind === 'new') saveSealedCopy(null);
+      if (PLAYED_HERE.has(kind)) keepLater();
+    },
+  };
 }

@@ -123,8 +123,8 @@ def test_the_game_page_in_czech(client):
     html = client.get("/", headers={"Accept-Language": CZECH}).get_data(as_text=True)
     for text in ['aria-label="Hrací pole"', ">Nová hra<", ">Zkusit znovu<", ">Pokračovat<", ">Nápověda<", "Skóre"]:
         assert text in html
-    raw = re.search(r'<script type="application/json" id="messages">(.*?)</script>', html, re.DOTALL).group(1)
-    messages = json.loads(raw)
+    raw = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.DOTALL).group(1)
+    messages = json.loads(raw)["messages"]
     assert messages["over"] == "Konec hry!" and messages["score"] == "Skóre: {score}."
     assert messages["directions"]["left"] == "doleva"
 
@@ -163,8 +163,8 @@ class ReaderText(HTMLParser):
             self.skipping.pop()
 
     def handle_data(self, data):
-        if self.skipping and self.skipping[-1] == "json":
-            self.texts.extend(json_strings(json.loads(data)))
+        if self.skipping and self.skipping[-1] == "json":  # the page data: its messages are text, the rest addresses
+            self.texts.extend(json_strings(json.loads(data).get("messages", {})))
         elif not self.skipping and data.strip():
             self.texts.append(data)
 

@@ -16,7 +16,11 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
-    """The app in a threaded werkzeug server on a free 127.0.0.1 port."""
+    """The app in a threaded werkzeug server on a free 127.0.0.1 port.
+
+    Not pytest-flask's live_server: once installed, that plugin's autouse fixtures push a request
+    context into every test that uses tests/conftest.py's ``app`` and swap its response class, and
+    its server forks the test process and sets SERVER_NAME, which changes the links the app builds."""
     instance = tmp_path_factory.mktemp("e2e-instance")
     app = create_app(
         {

@@ -18,44 +18,41 @@ KEYS = {
 }
 ALL_KEYS = {key: direction for family in KEYS.values() for key, direction in family.items()}
 
-# Records the page's move requests: how many were in flight at once, how many were sent and
-# which directions they carried (a batch carries several), and how many key presses arrived
-# while one was on its way. `latency` ms are added to every move response, as a slow network
-# would, so that fast typing really queues.
-FETCH_PROBE = """
-(() => {
-  const probe = { inflight: 0, maxInflight: 0, requests: 0, sent: [], pressedWhileInFlight: 0, latency: %d };
-  window.__probe = probe;
-  const realFetch = window.fetch.bind(window);
-  window.fetch = async (input, init) => {
-    const isMove = String(input).endsWith('/api/game/moves');
-    if (!isMove) return realFetch(input, init);
-    probe.inflight += 1;
-    probe.maxInflight = Math.max(probe.maxInflight, probe.inflight);
-    const body = JSON.parse(init.body);
-    probe.requests += 1;
-    probe.sent.push(...(body.directions || [body.direction]));
-    try {
-      const response = await realFetch(input, init);
-      if (probe.latency) await new Promise((resolve) => setTimeout(resolve, probe.latency));
-      return response;
-    } finally {
-      probe.inflight -= 1;
-    }
-  };
-  document.addEventListener('keydown', () => {
-    if (probe.inflight > 0) probe.pressedWhileInFlight += 1;
-  }, true);
-})();
-"""
+MOVES = "**/api/game/moves"
 
 
-def install_probe(page: Page, latency_ms: int = 0) -> None:
-    page.add_init_script(FETCH_PROBE % latency_ms)
+class MoveTraffic:
+    """The page's move requests as Playwright's network events tell them: each batch's directions
+    in the order sent, how many were on their way at once, and how many keys pressed through
+    ``press`` found one on its way. With ``latency_ms``, Playwright's routing holds every answer that
+    long, as a slow network would, so that fast typing really queues. Set it up before the page loads."""
 
+    def __init__(self, page: Page, latency_ms: int = 0):
+        self.page, self.latency_ms = page, latency_ms
+        self.batches = []
+        self.in_flight = self.max_in_flight = self.pressed_while_in_flight = 0
+        page.on("request", lambda request: self._count(request, 1))
+        page.on("requestfinished", lambda request: self._count(request, -1))
+        page.on("requestfailed", lambda request: self._count(request, -1))
+        if latency_ms:
+            page.route(MOVES, self._answer_late)
 
-def probe(page: Page) -> dict:
-    return page.evaluate("() => window.__probe")
+    def _count(self, request, change: int) -> None:
+        if request.url.endswith("/api/game/moves"):
+            if change > 0:
+                self.batches.append(request.post_data_json["directions"])
+            self.in_flight += change
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def _answer_late(self, route) -> None:
+        response = route.fetch()  # the server plays the move at once; its answer comes back late
+        self.page.wait_for_timeout(self.latency_ms)
+        route.fulfill(response=response)
+
+    def press(self, key: str) -> None:
+        if self.in_flight:
+            self.pressed_while_in_flight += 1
+        self.page.keyboard.press(key)
 
 
 def wait_idle(page: Page, timeout: float = 15_000) -> None:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import dom_board, install_probe, load, probe, put_game, server_state, wait_idle
+from .helpers import MOVES, MoveTraffic, dom_board, load, put_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -27,7 +27,7 @@ RECORDER = """() => {
 
 
 def test_tiles_slide_merge_pop_and_appear(page):
-    install_probe(page, latency_ms=300)  # the answer takes a while: the slide must not wait for it
+    traffic = MoveTraffic(page, latency_ms=300)  # the answer takes a while: the slide must not wait for it
     put_game(page, [[2, 2, 0, 4], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], moves=1)
     load(page)
     page.evaluate(RECORDER)
@@ -38,9 +38,10 @@ def test_tiles_slide_merge_pop_and_appear(page):
     )
     assert slide == "0.1s"
 
-    page.keyboard.press("ArrowLeft")
+    with page.expect_request(MOVES):
+        page.keyboard.press("ArrowLeft")
     assert page.evaluate("() => window.__frames.length") == 2  # slid in the key's own task...
-    assert probe(page)["inflight"] == 1  # ...while the move is still on its way
+    assert traffic.in_flight == 1  # ...while the move is still on its way
     wait_idle(page)
     frames = page.evaluate("() => window.__frames")
     moved = frames[1]

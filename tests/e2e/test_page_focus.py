@@ -5,8 +5,8 @@ from playwright.sync_api import expect
 
 from .helpers import (
     ONE_MERGE_FROM_WIN,
+    MoveTraffic,
     axe_violations,
-    install_probe,
     load,
     put_game,
     seed_game,
@@ -72,7 +72,7 @@ def test_a_game_with_moves_is_only_discarded_when_the_player_says_so(page):
 
 
 def test_a_move_still_on_its_way_counts_as_a_game_with_moves(page):
-    install_probe(page, latency_ms=1500)  # the move's answer is slow to come back
+    MoveTraffic(page, latency_ms=1500)  # the move's answer is slow to come back
     put_game(page, OPEN, moves=0)
     load(page)
     page.keyboard.press("ArrowLeft")  # the 2s merge on screen at once

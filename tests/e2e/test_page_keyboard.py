@@ -7,13 +7,12 @@ import pytest
 from .helpers import (
     ALL_KEYS,
     KEYS,
+    MoveTraffic,
     Replay,
     dom_board,
     dom_score,
-    install_probe,
     load,
     move_requests,
-    probe,
     replay,
     seed_game,
     server_state,
@@ -52,24 +51,24 @@ def test_rapid_typing_is_batched_in_order(page, playwright, base_url):
     rng = random.Random(2048)
     keys = [rng.choice(sorted(ALL_KEYS)) for _ in range(30)]
     directions = [ALL_KEYS[k] for k in keys]
-    install_probe(page, latency_ms=25)  # a little network latency, so presses pile up
+    traffic = MoveTraffic(page, latency_ms=25)  # a little network latency, so presses pile up
     seed_game(page, 7)
     load(page)
 
     for key in keys:
-        page.keyboard.press(key)  # no waiting between presses
+        traffic.press(key)  # no waiting between presses
     wait_idle(page, timeout=30_000)
 
     expected = replay(playwright, base_url, 7, directions)
     assert dom_board(page) == expected["board"]
     assert dom_score(page) == expected["score"]
     assert server_state(page)["board"] == expected["board"]
-    seen = probe(page)
-    assert seen["pressedWhileInFlight"] >= 10  # the presses really were queued...
-    assert seen["requests"] < len(keys) // 2  # ...and went in batches, one batch at a time
-    assert seen["maxInflight"] == 1
+    assert traffic.pressed_while_in_flight >= 10  # the presses really were queued...
+    assert len(traffic.batches) < len(keys) // 2  # ...and went in batches, one batch at a time
+    assert traffic.max_in_flight == 1
     pressed = iter(directions)
-    assert all(direction in pressed for direction in seen["sent"])  # in the order pressed, none twice
+    sent = [direction for batch in traffic.batches for direction in batch]
+    assert all(direction in pressed for direction in sent)  # in the order pressed, none twice
 
 
 def test_modifiers_and_form_fields_are_left_to_the_browser(page):

@@ -6,7 +6,6 @@ from playwright.sync_api import expect
 from .helpers import (
     dom_board,
     dom_score,
-    install_probe,
     load,
     replay,
     seed_game,
@@ -22,7 +21,6 @@ DIRECTIONS = ["left", "up", "right", "down", "left", "up", "right", "down"]
 
 def test_failed_requests_are_retried_and_input_kept(page, playwright, base_url, console_guard):
     console_guard.allow(r"Failed to load resource")  # the browser's own line for each failure
-    install_probe(page)
     seed_game(page, 31)
 
     # What happens to successive move requests: lost on the way, answered 503 or 429, or

@@ -17,7 +17,7 @@ KEY_FOR = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "
 
 
 def messages(page):
-    return json.loads(page.locator("#messages").text_content())
+    return json.loads(page.locator("#page-data").text_content())["messages"]
 
 
 def board_from_tree(page, empty):

@@ -1,5 +1,8 @@
 """Records in the browser: sharing a game, watching its replay, the solver's review, the hall of fame."""
 
+import re
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -139,6 +142,26 @@ def test_reviewing_a_game_lists_its_mistakes_with_the_advice_they_break(page):
         href = advice.first.get_attribute("href")
         page.goto(href)
         assert page.locator(f"#{href.split('#')[1]}").count() == 1
+
+
+def test_a_rate_limit_without_retry_after_is_waited_out_not_retried_at_once(page, console_guard):
+    console_guard.allow(r"status of 429")
+    load(page)
+    play_keys(page, ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"])
+    url = share(page)
+    asked = []
+
+    def limited_once(route):
+        asked.append(time.monotonic())
+        if len(asked) == 1:  # nginx's 429 carries no Retry-After
+            route.fulfill(status=429, json={"error": {"code": "rate_limited", "message": "slow down"}})
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/review\?from="), limited_once)
+    open_replay(page, url)
+    expect(page.get_by_test_id("review-move")).to_contain_text("the solver would play")
+    assert len(asked) == 2 and asked[1] - asked[0] >= 0.15  # the backoff's first wait is 240 ms or more
 
 
 def test_the_record_menu_opens_when_the_game_ends(page):

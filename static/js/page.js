@@ -1,13 +1,20 @@
-// The page's words: its messages (the JSON the template puts in #messages), numbers written in the
-// page's language, and message templates filled in. The game and replay pages share them.
+// What the page's template gives its scripts, and the page's words: its data (one JSON element,
+// #page-data, not executed, so the CSP lets it be inline) read once, numbers written in the page's
+// language, and its messages filled in. The game and replay pages share them.
 
-/** The page's messages; none (so every text falls back) if the page has no readable list. */
-export function readMessages() {
-  try {
-    return JSON.parse(document.getElementById('messages').textContent);
-  } catch {
-    return {};
+const DEFAULTS = { apiRoot: '/api', messages: {} };
+let data = null;
+
+/** The page's data ({apiRoot, messages, ...}); the defaults alone (every text falls back) if the page has none readable. */
+export function pageData() {
+  if (!data) {
+    try {
+      data = { ...DEFAULTS, ...JSON.parse(document.getElementById('page-data').textContent) };
+    } catch {
+      data = DEFAULTS;
+    }
   }
+  return data;
 }
 
 /** Numbers as the page's language writes them (12 345 in Czech), or plain where that is unknown. */

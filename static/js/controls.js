@@ -1,0 +1,138 @@
+// The game page's buttons and windows: what each does, bound as input.js binds keys, each bind*
+// returning its own unsubscribe. Hint, Auto-play and the record menu load their modules
+// (assist.js, records.js) on first use: they are not needed to play.
+
+import { isFinished } from './storage.js';
+
+/** addEventListener, returning its removal. */
+function listen(target, type, handler, options) {
+  target.addEventListener(type, handler, options);
+  return () => target.removeEventListener(type, handler, options);
+}
+
+const together = (...offs) => () => offs.forEach((off) => off());
+
+/** New game, asked first when it would throw away a game with moves (Escape keeps it). */
+function bindNewGame(button, dialog, { game, board }) {
+  return together(
+    listen(button, 'click', () => {
+      if (!game.inProgress()) {
+        game.newGame();
+        return;
+      }
+      dialog.returnValue = '';
+      dialog.showModal();
+    }),
+    listen(dialog, 'click', (event) => {
+      const choice = event.target.closest('button');
+      if (choice) dialog.close(choice.value);
+    }),
+    listen(dialog, 'close', () => {
+      if (dialog.returnValue === 'new') game.newGame();
+      board.focus({ preventScroll: true });
+    }),
+  );
+}
+
+/** Focus rings are drawn for keyboard players only (style.css reads data-input). */
+function bindInputMode(doc) {
+  const { dataset } = doc.documentElement;
+  return together(
+    listen(doc, 'pointerdown', (event) => {
+      dataset.input = event.pointerType;
+    }, true),
+    listen(doc, 'keydown', () => {
+      dataset.input = 'keyboard';
+    }, true),
+  );
+}
+
+/** Toggle buttons of which one is pressed (they take no arrow keys, unlike a menu). */
+const bindChoice = (group) => listen(group, 'click', (event) => {
+  const chosen = event.target.closest('button');
+  if (!chosen) return;
+  for (const button of group.querySelectorAll('button')) button.setAttribute('aria-pressed', String(button === chosen));
+});
+
+/** A module's part, loaded on first use: `load()` resolves to it, loading it once. */
+function lazily(load) {
+  let loaded = null;
+  return () => (loaded ??= load());
+}
+
+/** Hint and Auto-play (`buttons`: hint, autoplay, speed, arrow); `assist`: createAssist's collaborators. */
+function bindSolver(buttons, assist) {
+  const solver = lazily(() => import('./assist.js').then((m) => m.createAssist(buttons, assist)));
+  return together(
+    listen(buttons.hint, 'click', () => solver().then((a) => a.showHint())),
+    listen(buttons.autoplay, 'click', () => solver().then((a) => a.toggleAutoplay())),
+  );
+}
+
+/** Share or review: the menu loads records.js when it first opens, and opens when the game ends. */
+function bindRecordMenu(menu, records) {
+  const recordMenu = lazily(() => import('./records.js').then((m) => m.createRecordMenu(menu, records)));
+  return together(
+    listen(menu, 'toggle', recordMenu, { once: true }),
+    // Clicked before the module is loaded, a button still acts once it is.
+    listen(menu, 'click', (event) => {
+      const button = event.target.closest('button[data-action]');
+      if (button) recordMenu().then((m) => m.save(button.dataset.action));
+    }),
+    listen(menu.querySelector('form'), 'submit', (event) => {
+      event.preventDefault(); // Enter in the name field shares
+      recordMenu().then((m) => m.save('share'));
+    }),
+    records.game.onStateChange((state) => {
+      if (isFinished(state)) menu.open = true;
+    }),
+  );
+}
+
+/**
+ * Other windows of this session: when one saves a game (`onGameSaved`, storage.js's), or this one
+ * comes back into view or focus, ask the server whether its game is still the one shown (no
+ * polling). Coming back fires both events: the question already on its way answers the second.
+ */
+function bindComingBack(win, game, onGameSaved) {
+  let asking = null;
+  const cameBack = () => {
+    asking ??= game.refresh().finally(() => {
+      asking = null;
+    });
+  };
+  return together(
+    onGameSaved(() => game.refresh()),
+    listen(win.document, 'visibilitychange', () => {
+      if (win.document.visibilityState === 'visible') cameBack();
+    }),
+    listen(win, 'focus', cameBack),
+  );
+}
+
+/**
+ * Every control of the game page; `screen`: render.js's createScreen. After a button's action the
+ * keys belong to the board again: a stray Space or Enter must not repeat it, and the arrows play.
+ */
+export function bindControls(doc, { game, api, messages, storage, screen }) {
+  const $ = (id) => doc.getElementById(id);
+  const { board, announcer, table } = screen;
+  return together(
+    listen($('overlay-new-game'), 'click', () => game.newGame()),
+    listen($('try-again'), 'click', () => game.newGame()),
+    listen($('keep-playing'), 'click', () => game.keepPlaying()),
+    bindNewGame($('new-game'), $('confirm-new-game'), { game, board }),
+    listen($('main'), 'click', (event) => {
+      if (event.target.closest('button')) board.focus({ preventScroll: true });
+    }),
+    bindInputMode(doc),
+    bindChoice($('autoplay-speed')),
+    listen($('read-board'), 'click', () => announcer.say(table.describe(messages.boardRow))),
+    bindSolver(
+      { hint: $('hint'), autoplay: $('autoplay'), speed: $('autoplay-speed'), arrow: $('hint-arrow') },
+      { game, api, messages, announcer },
+    ),
+    bindRecordMenu($('record-menu'), { game, api, messages }),
+    bindComingBack(doc.defaultView, game, storage.onGameSaved),
+  );
+}

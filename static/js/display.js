@@ -1,0 +1,79 @@
+// What the player sees of the game and what a screen reader is told: the board, the scores
+// (the best one kept in this browser), the win and game-over overlay, and the announcements.
+
+import { predictMove } from './slide.js';
+import { isFinished } from './storage.js';
+import { directionName, fill } from './page.js';
+
+const ANNOUNCEMENTS = { new: 'newGame', restored: 'restored', kept: 'keepPlaying' };
+
+/** What confirmed moves did, briefly: the keys, the merges, the new tile, the score. */
+function describeMoves({ messages, format }, before, state, directions) {
+  let { board } = before;
+  const merged = [];
+  for (const direction of directions) {
+    const slid = predictMove(board, direction);
+    board = slid.board;
+    merged.push(...slid.tiles.filter((t) => t.from.length === 2).map((t) => format(t.value)));
+  }
+  const keys = directions.map((d) => directionName(messages, d)).join(', ');
+  const parts = [`${keys.charAt(0).toUpperCase()}${keys.slice(1)}.`];
+  if (merged.length) parts.push(fill(messages.merged, { tiles: merged.join(', ') }));
+  state.board.forEach((row, r) => row.forEach((value, c) => {
+    if (value && board[r][c] !== value) {
+      parts.push(fill(messages.newTile, { value: format(value), row: r + 1, col: c + 1 }));
+    }
+  }));
+  if (state.score !== before.score) parts.push(fill(messages.score, { score: format(state.score) }));
+  return parts.join(' ');
+}
+
+export function createDisplay({ view, score, overlay, announcer, messages, format, storage }) {
+  let best = storage.loadBest();
+  let shownFinished = null; // the finished state the overlay was last shown for
+  let heard = null; // the confirmed state the last change was told from
+
+  /** Show or hide the overlay for `state`; returns its text when it is news. */
+  function showOverlay(state) {
+    if (!isFinished(state)) {
+      overlay.hide();
+      shownFinished = null;
+      return null;
+    }
+    const kind = state.over && (!state.won || state.keep_playing) ? 'over' : state.over ? 'won-over' : 'won';
+    const text = kind === 'over' ? messages.over : messages.win;
+    const isNew = !shownFinished || shownFinished.over !== state.over;
+    overlay.show(kind, text);
+    shownFinished = state;
+    return isNew ? text : null;
+  }
+
+  return {
+    /** A key's slide (slide.js's `slid`), shown at once on the board shown (`from`: {board, score}). */
+    slide(from, slid) {
+      if (slid.moved && !view.slide(slid.tiles)) view.show(slid.board);
+      if (slid.gained > 0) {
+        const points = from.score + slid.gained;
+        score.update(points, Math.max(best, points), slid.gained);
+      }
+    },
+
+    noMove: () => announcer.say(messages.noMove),
+
+    /** The confirmed game changed (server.js's `event`): show `shown` ({board, score}) and tell. */
+    change(event, state, shown) {
+      view.show(shown.board, { replace: event.kind === 'new' });
+      if (state.score > best) {
+        best = state.score;
+        storage.saveBest(best);
+      }
+      score.update(shown.score, Math.max(best, shown.score));
+      if (event.kind === 'moved' && heard && state.moves !== heard.moves) {
+        announcer.say(describeMoves({ messages, format }, heard, state, event.directions));
+      }
+      const message = showOverlay(state) || messages[ANNOUNCEMENTS[event.kind]];
+      if (message) announcer.say(message);
+      heard = state;
+    },
+  };
+}
