@@ -29,9 +29,10 @@ from werkzeug.security import safe_join
 
 FINGERPRINT_ARG = "v"
 IMMUTABLE = "public, max-age=31536000, immutable"
-MODULES = "js/**/*.js"
 # `import ... from './x.js'`, `import './x.js'` and `export ... from './x.js'`; not import().
 STATIC_IMPORT = re.compile(r"""\b(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["'](\.\.?/[^"']+)["']""")
+# `import('./x.js')`: loaded on first use, so mapped to its fingerprinted URL but not preloaded.
+DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*["'](\.\.?/[^"']+)["']\s*\)""")
 
 
 # Scripts and styles are sent without their comments and blank space, made so on first use (no
@@ -44,6 +45,7 @@ class FileFacts(NamedTuple):
     mtime_ns: int
     fingerprint: str
     imports: list  # the relative specifiers of a module's static imports
+    loads: list  # ... and of the modules it imports on first use
     body: bytes  # what is sent: the file, minified if it is a script or a style
 
 
@@ -64,10 +66,11 @@ class StaticFiles:
         facts = self._read.get(path)
         if facts is None or (facts.size, facts.mtime_ns) != (stat.st_size, stat.st_mtime_ns):
             content = Path(path).read_bytes()
-            imports = STATIC_IMPORT.findall(content.decode(errors="replace")) if filename.endswith(".js") else []
+            text = content.decode(errors="replace") if filename.endswith(".js") else ""
+            imports, loads = STATIC_IMPORT.findall(text), DYNAMIC_IMPORT.findall(text)
             minify = MINIFIERS.get(Path(filename).suffix)
             body = minify(content.decode()).encode() if minify else content
-            facts = FileFacts(stat.st_size, stat.st_mtime_ns, fingerprint_of(content), imports, body)
+            facts = FileFacts(stat.st_size, stat.st_mtime_ns, fingerprint_of(content), imports, loads, body)
             self._read[path] = facts
         return facts
 
@@ -85,15 +88,18 @@ class StaticFiles:
             self._compressed[key] = brotli.compress(facts.body, quality=11)
         return self._compressed[key]
 
-    def module_graph(self, entry):
-        """``entry`` and every module it imports, directly or not, as static filenames."""
+    def module_graph(self, entry, on_first_use=False):
+        """``entry`` and every module it imports, directly or not, as static filenames; with
+        ``on_first_use``, also those imported only when first needed (``import()``), and theirs."""
         found, pending = [], [entry]
         while pending:
             module = pending.pop(0)
             if module not in found:
                 found.append(module)
                 base = posixpath.dirname(module)
-                pending += [posixpath.normpath(posixpath.join(base, spec)) for spec in self._facts(module).imports]
+                facts = self._facts(module)
+                specifiers = facts.imports + (facts.loads if on_first_use else [])
+                pending += [posixpath.normpath(posixpath.join(base, spec)) for spec in specifiers]
         return found
 
 
@@ -172,15 +178,15 @@ def cache_for_good_when_fingerprinted(response):
     return response
 
 
-def import_map():
-    """The page's import map: every module's plain URL to its fingerprinted one.
+def import_map(entry):
+    """The page's import map: the plain URL of every module the page may load (``entry``'s graph,
+    what it loads on first use included) to its fingerprinted one.
 
     It is an inline script, so its hash goes into the page's Content-Security-Policy.
     """
-    static = Path(current_app.static_folder)
-    modules = sorted(path.relative_to(static).as_posix() for path in static.glob(MODULES))
+    modules = current_app.extensions["static_files"].module_graph(entry, on_first_use=True)
     plain = {FINGERPRINT_ARG: None}
-    imports = {url_for("static", filename=m, **plain): url_for("static", filename=m) for m in modules}
+    imports = {url_for("static", filename=m, **plain): url_for("static", filename=m) for m in sorted(modules)}
     text = htmlsafe_json_dumps({"imports": imports}, dumps=json.dumps)
     digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
     g.setdefault("script_hashes", []).append(f"sha256-{digest}")

@@ -4,6 +4,7 @@ import base64
 import gzip
 import hashlib
 import json
+import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
@@ -117,10 +118,32 @@ def test_a_changed_file_gets_a_new_url(app, tmp_path):
     assert unchanged and all(u in after.urls for u in unchanged)
 
 
+def saved_record(client):
+    client.post("/api/game", json={})
+    client.post("/api/game/moves", json={"directions": ["left", "up", "right", "down"]})
+    return client.post("/api/records", json={"name": "Ann"}).get_json()["id"]
+
+
+def modules_reached(app, entry):
+    """The modules ``entry`` reaches through any quoted './name.js' in its text, at once or on first use."""
+    found, pending = set(), [entry]
+    while pending:
+        module = pending.pop()
+        if module not in found:
+            found.add(module)
+            text = (Path(app.static_folder) / "js" / module).read_text()
+            pending += re.findall(r"""["']\./([\w-]+\.js)["']""", text)
+    return found
+
+
 def test_module_imports_resolve_to_fingerprinted_urls(client, app):
+    """The import map lists every module the page may load, and only those: not the replay page's."""
     parts = page_parts(client)
-    modules = sorted(p.relative_to(app.static_folder).as_posix() for p in Path(app.static_folder).glob("js/**/*.js"))
-    assert modules and sorted(parts.imports) == [f"/static/{m}" for m in modules]
+    modules = sorted(modules_reached(app, "main.js"))
+    assert {"assist.js", "records.js"} <= set(modules) and "replay.js" not in modules
+    assert modules and sorted(parts.imports) == [f"/static/js/{m}" for m in modules]
+    replay = PageParts(client.get(f"/records/{saved_record(client)}").get_data(as_text=True))
+    assert sorted(replay.imports) == [f"/static/js/{m}" for m in sorted(modules_reached(app, "replay.js"))]
     for bare, fingerprinted in parts.imports.items():
         assert urlsplit(fingerprinted).path == bare and fingerprint(fingerprinted)
     assert parts.preloads and set(parts.preloads) <= set(parts.imports.values())
