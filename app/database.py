@@ -26,10 +26,12 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
+    and_,
     inspect,
     text,
 )
 from sqlalchemy.exc import InterfaceError, OperationalError, ProgrammingError
+from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .errors import respond
@@ -37,7 +39,7 @@ from .errors import respond
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SCHEMA_REVISION = "0002"  # the newest migration in app/migrations/versions (a test keeps them equal)
+SCHEMA_REVISION = "0003"  # the newest migration in app/migrations/versions (a test keeps them equal)
 # What a database that is down, unreachable or not yet migrated raises.
 UNAVAILABLE = (OperationalError, InterfaceError, ProgrammingError)
 
@@ -67,21 +69,31 @@ class Record(db.Model):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     seed: Mapped[int] = mapped_column(BigInteger)
     start: Mapped[dict | None] = mapped_column(JSON, nullable=True)
-    directions: Mapped[bytes] = mapped_column(LargeBinary)  # packed two bits a move (engine/record.py)
+    directions: Mapped[bytes] = mapped_column(LargeBinary)  # packed two bits a move (engine/history.py)
     direction_count: Mapped[int] = mapped_column(Integer)
-    tiles: Mapped[bytes] = mapped_column(LargeBinary)  # one code a tile (engine/record.py)
+    tiles: Mapped[bytes] = mapped_column(LargeBinary)  # one code a tile (engine/history.py)
     restores: Mapped[int] = mapped_column(BigInteger, default=0)
+    undos: Mapped[int] = mapped_column(BigInteger, default=0)
+    game_id: Mapped[str | None] = mapped_column(String(16), nullable=True)  # None: saved before games had ids
 
-    __table_args__ = (Index("records_hall_of_fame", "verified", "score"),)
+    __table_args__ = (
+        Index("records_hall_of_fame", "verified", "score"),
+        Index("records_by_game", "game_id", unique=True),
+    )
 
     @property
     def assisted(self) -> bool:
         return self.hints > 0 or self.autoplay
 
-    @property
+    @hybrid_property
     def without_help(self) -> bool:
-        """As far as this server knows: no hint or auto-play, and never put back from the browser."""
-        return not self.assisted and not self.restores
+        """As far as this server knows: no hint or auto-play, no move taken back, never put back from the browser."""
+        return self.hints == 0 and not self.autoplay and self.undos == 0 and self.restores == 0
+
+    @without_help.inplace.expression
+    @classmethod
+    def _without_help_in_sql(cls):
+        return and_(cls.hints == 0, cls.autoplay.is_(False), cls.undos == 0, cls.restores == 0)
 
 
 class Review(db.Model):

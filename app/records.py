@@ -16,6 +16,7 @@ from datetime import UTC
 
 from sqlalchemy import select
 
+from . import review
 from .database import Record, db
 from .engine import max_tile
 from .engine.history import tiles_text
@@ -32,28 +33,30 @@ HALL_OF_FAME_SIZE, MAX_HALL_OF_FAME_SIZE = 20, 100
 
 
 def save(game, name):
-    """The game saved as a new record under ``name`` (a player's name as player_name reads it)."""
+    """The game saved under ``name`` (as player_name reads it), and whether its record is new: one
+    record per game, so saving a game again brings its record up to date (and drops the reviews of
+    positions the game no longer has, after an undo). Returns (record, created)."""
     tiles, verified = game.replayed()
-    record = Record(
-        id=secrets.token_urlsafe(12),
-        name=name,
-        score=game.score,
-        max_tile=max_tile(game.board),
-        moves=game.moves,
-        verified=verified,
-        hints=game.hints,
-        autoplay=game.autoplay,
-        over=game.over,
-        seed=game.seed,
-        start=game.start,
-        directions=bytes(game.directions.packed),
-        direction_count=len(game.directions),
-        tiles=tiles,
-        restores=game.restores,
-    )
-    db.session.add(record)
+    record = None if game.id is None else db.session.scalars(select(Record).where(Record.game_id == game.id)).first()
+    created = record is None
+    if created:
+        record = Record(id=secrets.token_urlsafe(12), game_id=game.id)
+        db.session.add(record)
+    else:
+        review.forget_after(record, _common_length(directions_of(record).to_letters(), game.directions.to_letters()))
+    record.name, record.score, record.max_tile, record.moves = name, game.score, max_tile(game.board), game.moves
+    record.verified, record.hints, record.autoplay = verified, game.hints, game.autoplay
+    record.restores, record.undos, record.over = game.restores, game.undos, game.over
+    record.seed, record.start, record.tiles = game.seed, game.start, tiles
+    record.directions, record.direction_count = bytes(game.directions.packed), len(game.directions)
     db.session.commit()
-    return record
+    return record, created
+
+
+def _common_length(first, second):
+    """How many directions (letters) two games share from their start."""
+    differ = (index for index, (a, b) in enumerate(zip(first, second, strict=False)) if a != b)
+    return next(differ, min(len(first), len(second)))
 
 
 def find(record_id):
@@ -65,11 +68,12 @@ def find(record_id):
 
 
 def best_records(limit, unassisted=False):
-    """Verified records, best score first (the earlier of equal scores first); ``unassisted``: only
-    those without help from this server, as far as it knows (Record.without_help)."""
-    query = select(Record).where(Record.verified.is_(True))
+    """Verified games that are over, best score first (the earlier of equal scores first): a game
+    still being played is not ranked. ``unassisted``: only those without help from this server, as
+    far as it knows (Record.without_help)."""
+    query = select(Record).where(Record.verified.is_(True), Record.over.is_(True))
     if unassisted:
-        query = query.where(Record.hints == 0, Record.autoplay.is_(False), Record.restores == 0)
+        query = query.where(Record.without_help)
     query = query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)
     return db.session.scalars(query).all()
 
@@ -85,6 +89,7 @@ def summary(record):
         "verified": record.verified,
         "assisted": record.assisted,
         "restored": record.restores > 0,
+        "used_undo": record.undos > 0,
         "finished": record.over,
         "created": record.created.replace(tzinfo=record.created.tzinfo or UTC).isoformat(),  # SQLite drops it
     }

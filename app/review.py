@@ -7,7 +7,7 @@ one of the strategy page's four pieces of advice, the review names it.
 """
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from . import hints
@@ -16,6 +16,8 @@ from .engine import move
 from .engine.board import SIZE, exponent_grid, exponents
 from .engine.history import Directions, positions
 
+# A move rated by the share of the best move's expected value it lost: at most this much, this word.
+RATINGS = [(0.0, "best"), (0.02, "good"), (0.1, "inaccuracy"), (0.25, "mistake"), (float("inf"), "blunder")]
 # The strategy page's four mistakes (the ids of its list items), checked in this order.
 CORNER, TRAPPED, MERGES, FULL = "directions", "trapped", "merges", "full"
 NEARLY_FULL = 3  # empty cells: "two or three left"
@@ -54,6 +56,11 @@ def keep(reviews: list[Review]) -> None:
         db.session.commit()
     except IntegrityError:  # another request kept the same positions first: theirs stand
         db.session.rollback()
+
+
+def forget_after(record: Record, kept: int) -> None:
+    """Drop the reviews of positions from ``kept`` on: the record's game has other moves there now."""
+    db.session.execute(delete(Review).where(Review.record_id == record.id, Review.position >= kept))
 
 
 def stored(record_id: str, first: int, last: int) -> list[Review]:
@@ -119,13 +126,24 @@ def trapped_tiles(board: int) -> int:
     return count
 
 
+def rating(loss: float, best_value: float) -> tuple[float, str]:
+    """How much of the best move's expected value the played move lost, as a share of it, and that
+    share in a player's words (RATINGS). The values are the solver's, mostly below zero as the
+    board fills: the share is of their size."""
+    share = loss / max(abs(best_value), 1.0)
+    return share, next(word for most, word in RATINGS if share <= most)
+
+
 def to_dict(review: Review, played: str) -> dict:
     """A review as the API shows it, with the direction ``played`` at its position."""
+    share, word = rating(review.loss, review.scores[review.best])
     return {
         "position": review.position,
         "played": played,
         "best": review.best,
         "loss": round(review.loss, 3),
+        "share_lost": round(share, 4),
+        "rating": word,
         "scores": review.scores,
         "mistake": review.mistake,
     }

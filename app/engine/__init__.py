@@ -5,7 +5,7 @@ It knows nothing of the web; the Flask app and the solver build on it.
 
 from .animation import slide_tiles
 from .board import MAX_EXPONENT, MAX_TILE, empty_cells, max_tile, pack, unpack
-from .errors import EngineError, GameFinished, InvalidState, UnknownDirection
+from .errors import CannotUndo, EngineError, GameFinished, InvalidState, UnknownDirection
 from .game import Game, MoveOutcome
 from .rules import WIN_TILE, LineSlide, has_equal_neighbours, slide_line
 from .sliding import (
@@ -31,6 +31,7 @@ __all__ = [
     "MAX_TILE",
     "SLIDES",
     "WIN_TILE",
+    "CannotUndo",
     "EngineError",
     "Game",
     "GameFinished",

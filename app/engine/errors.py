@@ -15,3 +15,8 @@ class UnknownDirection(EngineError, ValueError):
 
 class GameFinished(EngineError):
     """The game cannot take this action now: it is over, or won and the player has not chosen to keep playing."""
+
+
+class CannotUndo(EngineError):
+    """There is no move to take back: none played, all the remembered ones taken back already, or
+    the game's tiles were made known (its seed shown) and going back would let it replay them."""

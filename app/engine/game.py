@@ -16,17 +16,30 @@ import secrets
 from dataclasses import dataclass, field
 
 from .board import max_tile, unpack
-from .errors import GameFinished, InvalidState, UnknownDirection
+from .errors import CannotUndo, GameFinished, InvalidState, UnknownDirection
 from .history import Directions, start_tiles, tile_code
 from .rules import WIN_TILE
 from .sliding import DIRECTIONS, is_over, move
 from .spawn import spawn, start_board
-from .state import MAX_MOVES, MAX_SCORE, STATE_KEYS, check_bool, check_count, check_id, check_seed, parse_state
+from .state import (
+    MAX_MOVES,
+    MAX_SCORE,
+    STATE_KEYS,
+    check_bool,
+    check_count,
+    check_earlier,
+    check_id,
+    check_seed,
+    parse_state,
+)
 
 # What a stored game holds besides its state and seed; and what it may hold, with the value a
 # game stored before the key existed takes.
 STORED_KEYS = frozenset({"seed_chosen", "start", "directions", "hints", "autoplay"})
-OPTIONAL_STORED_KEYS = {"id": None, "restores": 0}
+OPTIONAL_STORED_KEYS = {"id": None, "restores": 0, "undos": 0, "earlier": [], "seed_shown": False}
+# How many moves a game can take back: enough to mend a slip of the finger and the moves made
+# before it was noticed, few enough that undo stays a mend and not a way to search the game.
+UNDO_DEPTH = 5
 
 
 def _seed_or_fresh(seed: int | None) -> int:
@@ -63,6 +76,10 @@ class Game:
     autoplay: bool = False
     id: str | None = None  # names the game for the server (its seed may derive from it)
     restores: int = 0  # times it was put back from a copy the server had sealed (see app/seals.py)
+    undos: int = 0  # moves taken back
+    # The positions before the last moves, newest last, as (board, score, won, keep_playing, moves).
+    earlier: list = field(default_factory=list)
+    seed_shown: bool = False  # a record of the game showed its seed: it can no longer go back
 
     @classmethod
     def new(cls, seed: int | None = None, *, seed_chosen: bool | None = None) -> "Game":
@@ -106,6 +123,9 @@ class Game:
         game.autoplay = check_bool("autoplay", stored["autoplay"])
         game.id = check_id(stored.get("id"))
         game.restores = check_count("restores", stored.get("restores", 0))
+        game.undos = check_count("undos", stored.get("undos", 0))
+        game.earlier = check_earlier(stored.get("earlier", []))
+        game.seed_shown = check_bool("seed_shown", stored.get("seed_shown", False))
         return game
 
     @classmethod
@@ -159,6 +179,8 @@ class Game:
         board, gained = move(self.board, direction)
         if board == self.board:
             return None
+        before = (self.board, self.score, self.won, self.keep_playing, self.moves)
+        self.earlier = [*self.earlier[1 - UNDO_DEPTH :], before]
         self.moves = min(self.moves + 1, MAX_MOVES)  # a restored game at its bounds plays on
         self.score = min(self.score + gained, MAX_SCORE)
         self.won = self.won or max_tile(board) >= WIN_TILE
@@ -166,6 +188,17 @@ class Game:
         self.board, (row, col), value = spawn(board, _rng(self.seed, number))
         self.directions.append(direction)
         return gained, (row, col, value)
+
+    def undo(self) -> None:
+        """Take the last move back: the position before it, and its randomness with it (the move
+        played again draws the same tile, by the same number). Up to UNDO_DEPTH moves; counted."""
+        if self.seed_shown:
+            raise CannotUndo("this game's record shows its seed: its tiles are known, so it cannot go back")
+        if not self.earlier:
+            raise CannotUndo(f"there is no move to take back (a game can take back its last {UNDO_DEPTH})")
+        self.board, self.score, self.won, self.keep_playing, self.moves = self.earlier.pop()
+        self.directions.pop()
+        self.undos += 1
 
     def choose_keep_playing(self) -> None:
         """The player's choice to carry on past 2048; only a won game that is not over can."""
@@ -216,6 +249,15 @@ class Game:
         return self.hints > 0 or self.autoplay
 
     def to_stored(self) -> dict:
+        """The game as a session stores it: every session holds one, so what is still at its
+        default (no undo, no restore) is left out."""
+        optional = {
+            "id": self.id,
+            "restores": self.restores,
+            "undos": self.undos,
+            "earlier": [[f"{board:x}", *rest] for board, *rest in self.earlier],
+            "seed_shown": self.seed_shown,
+        }
         return {
             **self.to_state(),
             "seed": self.seed,
@@ -224,6 +266,5 @@ class Game:
             "directions": self.directions.to_text(),
             "hints": self.hints,
             "autoplay": self.autoplay,
-            "id": self.id,
-            "restores": self.restores,
+            **{key: value for key, value in optional.items() if value != OPTIONAL_STORED_KEYS[key]},
         }

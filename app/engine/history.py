@@ -30,7 +30,7 @@ TILE_LETTERS = b"0123456789abcdefghijklmnopqrstuv"  # a tile code as the API wri
 
 
 class Directions:
-    """An append-only list of directions, four to a byte."""
+    """A list of directions, four to a byte, that grows and shrinks at its end."""
 
     __slots__ = ("count", "packed")
 
@@ -44,6 +44,19 @@ class Directions:
             self.packed.append(0)
         self.packed[-1] |= CODE[direction] << (2 * slot)
         self.count += 1
+
+    def pop(self) -> str:
+        """Take the last direction off (a move undone)."""
+        if not self.count:
+            raise IndexError("no direction to take off")
+        self.count -= 1
+        index, slot = divmod(self.count, PER_BYTE)
+        direction = DIRECTIONS[self.packed[index] >> (2 * slot) & 3]
+        if slot:
+            self.packed[index] &= (1 << (2 * slot)) - 1
+        else:
+            del self.packed[index]
+        return direction
 
     def __len__(self) -> int:
         return self.count

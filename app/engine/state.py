@@ -6,7 +6,7 @@ nothing else: callers may pass arbitrary decoded JSON.
 
 import re
 
-from .board import EXPONENT_BY_VALUE, MAX_EXPONENT, MAX_TILE, SIZE, max_tile, pack
+from .board import EXPONENT_BY_VALUE, MAX_EXPONENT, MAX_TILE, SIZE, max_tile, pack, unpack
 from .errors import InvalidState
 from .rules import WIN_TILE
 
@@ -17,8 +17,8 @@ OPTIONAL_KEYS = frozenset({"over"})  # accepted for round trips, always recomput
 # grow by 2 (each move adds a tile) before it passes 2 * MAX_TILE. Play never goes past them.
 MAX_SCORE = sum((k - 1) << k for k in range(2, MAX_EXPONENT + 1))
 MAX_MOVES = MAX_TILE
-# Hints and restores are the server's own counts (a record shows them); any count JSON carries exactly will do.
-COUNT_LIMITS = {"score": MAX_SCORE, "moves": MAX_MOVES, "hints": 2**53 - 1, "restores": 2**53 - 1}
+# Hints, restores and undos are the server's own counts (a record shows them); any count JSON carries exactly will do.
+COUNT_LIMITS = {"score": MAX_SCORE, "moves": MAX_MOVES, "hints": 2**53 - 1, "restores": 2**53 - 1, "undos": 2**53 - 1}
 SEED_LIMIT = 2**63
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 
@@ -78,6 +78,25 @@ def _check_board(board) -> int:
     if not packed:
         raise InvalidState("board must hold at least one tile")
     return packed
+
+
+def check_earlier(value) -> list:
+    """A stored game's earlier positions, each ``[board as hex, score, won, keep_playing, moves]``,
+    as (board, score, won, keep_playing, moves) tuples checked as states are."""
+    if not isinstance(value, list):
+        raise InvalidState("earlier positions must be a list")
+    earlier = []
+    for entry in value:
+        if not (isinstance(entry, list) and len(entry) == 5 and isinstance(entry[0], str)):
+            raise InvalidState("an earlier position must be [board, score, won, keep_playing, moves]")
+        try:
+            board = int(entry[0], 16)
+        except ValueError:
+            raise InvalidState(f"an earlier board must be hexadecimal, got {_shown(entry[0])}") from None
+        state = dict(zip(("score", "won", "keep_playing", "moves"), entry[1:], strict=True))
+        fields = parse_state({**state, "board": unpack(board)})
+        earlier.append((fields["board"], fields["score"], fields["won"], fields["keep_playing"], fields["moves"]))
+    return earlier
 
 
 def check_id(value) -> str | None:

@@ -6,7 +6,7 @@ import re
 from flask import Blueprint, current_app, request, session
 
 from .. import games, hints, limits, seals
-from ..engine import DIRECTIONS, GameFinished, InvalidState, check_count, slide_tiles
+from ..engine import DIRECTIONS, CannotUndo, GameFinished, InvalidState, check_count, slide_tiles
 from ..errors import ApiError
 from ..requests import json_object
 
@@ -115,6 +115,29 @@ def animation(board, direction, spawned):
     """Every tile after the slide, with the cells it came from, and the new tile (None if nothing moved)."""
     new_tile = None if spawned is None else dict(zip(("row", "col", "value"), spawned, strict=True))
     return {"tiles": slide_tiles(board, direction), "spawned": new_tile}
+
+
+@bp.post("/game/undo")
+def undo():
+    """Take the last move back (up to the engine's UNDO_DEPTH), its new tile with it: played again,
+    the move brings the same tile. With ``moves`` (the count the client saw) it is refused once the
+    game has moved on from there. A game that uses undo is marked, like a hinted one."""
+    body = json_object(optional={"moves"})
+    game = games.existing_game()
+    try:
+        seen = check_count("moves", body["moves"]) if "moves" in body else game.moves
+    except InvalidState as error:
+        raise ApiError(400, "invalid_moves", str(error)) from None
+    if seen != game.moves:
+        message = f"the game is at {game.moves} moves, not {seen}: nothing was taken back"
+        raise ApiError(409, "out_of_sync", message, state=game.to_state())
+    try:
+        game.undo()
+    except CannotUndo as refused:
+        raise ApiError(409, "cannot_undo", str(refused), state=game.to_state()) from None
+    session.pop(LAST_MOVES, None)  # that request's answer no longer describes the game
+    games.save_game(game)
+    return game.to_state()
 
 
 @bp.post("/game/keep-playing")

@@ -3,9 +3,8 @@ hall of fame. The records themselves are app/records.py's; reviews app/review.py
 
 from flask import Blueprint, request, url_for
 
-from .. import database, limits, records, review
+from .. import database, games, limits, records, review
 from ..errors import ApiError
-from ..games import existing_game
 from ..requests import json_object, query_number
 
 bp = database.uses_records(limits.api_routes(Blueprint("records", __name__, url_prefix="/api/records")))
@@ -16,10 +15,16 @@ bp = database.uses_records(limits.api_routes(Blueprint("records", __name__, url_
 @limits.per_session("RECORD_SESSION_LIMIT")
 @limits.work_time
 def save_record():
-    """Save the session's current game, finished or not, under a player's name."""
+    """Save the session's game, finished or not, under a player's name: 201 with a new record, 200
+    with the same record brought up to date when the game was saved before. A record of a game that
+    is over shows its seed, so the game can no longer take a move back."""
     name = records.player_name(json_object(required={"name"})["name"])
-    record = records.save(existing_game(), name)
-    return {"id": record.id, "url": url_for("record_pages.replay", record_id=record.id)}, 201
+    game = games.existing_game()
+    record, created = records.save(game, name)
+    if record.over and not game.seed_shown:
+        game.seed_shown = True
+        games.save_game(game)
+    return {"id": record.id, "url": url_for("record_pages.replay", record_id=record.id)}, 201 if created else 200
 
 
 @bp.get("/<record_id>")

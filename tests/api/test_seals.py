@@ -5,7 +5,7 @@ import random
 import pytest
 
 from app.engine import DIRECTIONS
-from tests.api.records.helpers import hall_of_fame, save
+from tests.api.records.helpers import finish, hall_of_fame, save
 from tests.api.stored import read_entry, write_entry
 from tests.states import restorable_state
 
@@ -36,7 +36,7 @@ def test_a_forgotten_game_comes_back_verified_from_its_sealed_copy(app):
     assert forgotten.get("/api/game").get_json()["created"] is True
     reply = forgotten.put("/api/game", json={**state, "token": token})
     assert reply.status_code == 200 and {key: reply.get_json()[key] for key in STATE_KEYS} == state
-    played(forgotten, 10)
+    finish(forgotten)
     record = record_of(forgotten)
     assert record["verified"] and record["restored"] and not record["assisted"]
     assert [row["id"] for row in hall_of_fame(forgotten)] == [record["id"]]

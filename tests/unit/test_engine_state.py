@@ -79,8 +79,6 @@ def test_to_state_has_exactly_the_documented_keys():
         "directions": "0:",
         "hints": 0,
         "autoplay": False,
-        "id": None,
-        "restores": 0,
     }
     assert len(json.dumps(game.to_stored())) < 300
 

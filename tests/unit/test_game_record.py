@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.engine import DIRECTIONS, MAX_MOVES, Game, InvalidState
+from app.engine import DIRECTIONS, MAX_MOVES, CannotUndo, Game, InvalidState, move
+from app.engine.game import OPTIONAL_STORED_KEYS, UNDO_DEPTH
 from app.engine.history import MAX_DIRECTIONS, Directions, positions, tiles_text
 
 
@@ -156,8 +157,9 @@ def test_moves_past_the_move_count_bound_still_draw_fresh_tiles():
 
 
 def test_a_game_stored_before_games_had_an_id_reads_back():
-    record = played(Game.new(), 10).to_stored()
-    del record["id"], record["restores"]
+    game = played(Game.new(), 10)
+    game.id, game.restores = "A" * 16, 2
+    record = {key: value for key, value in game.to_stored().items() if key not in OPTIONAL_STORED_KEYS}
     game = Game.from_stored(record)
     assert (game.id, game.restores) == (None, 0) and game.verified
 
@@ -166,3 +168,42 @@ def test_a_game_stored_before_games_had_an_id_reads_back():
 def test_a_record_with_a_damaged_id_or_count_is_refused(change):
     with pytest.raises(InvalidState):
         Game.from_stored(played(Game.new(), 3).to_stored() | change)
+
+
+@given(st.lists(st.sampled_from(DIRECTIONS), min_size=1, max_size=40), st.integers(1, 40))
+def test_directions_taken_off_the_end_leave_the_rest_as_they_were(directions, taken):
+    packed = Directions.from_letters("".join(d[0] for d in directions))
+    taken = min(taken, len(directions))
+    assert [packed.pop() for _ in range(taken)] == directions[::-1][:taken]
+    assert list(packed) == directions[: len(directions) - taken]
+    assert packed == Directions.from_letters("".join(d[0] for d in directions[: len(directions) - taken]))
+
+
+def test_undo_goes_back_a_move_with_its_randomness_and_stays_verified():
+    game = played(Game.new(), 30)
+    before, stored_before = game.to_state(), game.to_stored()
+    direction = next(d for d in DIRECTIONS if game.play(d).moved)
+    after = game.to_state()
+    game.undo()
+    assert game.to_state() == before and list(game.directions) == list(Game.from_stored(stored_before).directions)
+    assert game.play(direction).moved and game.to_state() == after, "the same move brings the same tile"
+    assert game.undos == 1 and game.verified
+
+
+def test_undo_goes_back_at_most_the_last_few_moves_and_not_after_the_seed_was_shown():
+    game = played(Game.new(), 30)
+    states = []
+    for _ in range(UNDO_DEPTH + 2):
+        states.append(game.to_state())
+        next(d for d in DIRECTIONS if game.play(d).moved)
+    for state in reversed(states[-UNDO_DEPTH:]):
+        game.undo()
+        assert game.to_state() == state
+    with pytest.raises(CannotUndo):
+        game.undo()
+    game.play(next(d for d in DIRECTIONS if move(game.board, d)[0] != game.board))
+    copy = Game.from_stored(game.to_stored())
+    assert copy == game and copy.undos == UNDO_DEPTH and len(copy.earlier) == 1
+    copy.seed_shown = True
+    with pytest.raises(CannotUndo):
+        copy.undo()

@@ -1,10 +1,10 @@
 """The hall of fame and replay pages as HTML: names escaped, unknown records 404, outages 503."""
 
-from tests.api.records.helpers import play, save
+from tests.api.records.helpers import finish, play, save
 
 
 def test_the_hall_of_fame_page_lists_verified_games_with_names_escaped(client):
-    play(client, 5)
+    finish(client)
     save(client, "<script>alert(1)")
     client.put("/api/game", json={"board": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], "score": 999_999,
                                   "won": False, "keep_playing": False, "moves": 0})  # fmt: skip
@@ -17,6 +17,7 @@ def test_the_hall_of_fame_page_lists_verified_games_with_names_escaped(client):
 def test_the_hall_of_fame_page_filters_assisted_games(client):
     play(client, 3)
     client.get("/api/game/hint")
+    finish(client)
     save(client, "Helped")
     assert "Helped" in client.get("/records").get_data(as_text=True)
     assert "Helped" not in client.get("/records?unassisted=1").get_data(as_text=True)

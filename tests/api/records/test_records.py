@@ -18,7 +18,7 @@ from itsdangerous import URLSafeSerializer
 
 from app.database import MIGRATIONS, SCHEMA_REVISION, db
 from app.engine import DIRECTIONS, Game, InvalidState, pack
-from tests.api.records.helpers import boards, hall_of_fame, play, save
+from tests.api.records.helpers import boards, finish, hall_of_fame, play, save
 from tests.play import play_move
 from tests.states import restorable_state
 from tests.support.client import HttpClient
@@ -43,8 +43,8 @@ def test_a_saved_game_reads_back_with_every_field(client):
     replay = record["replay"]
     assert replay["start"] is None and len(replay["directions"]) == 60 and len(replay["tiles"]) == 62
     assert replay["seed"] is None, "the game can still move: its seed would tell every tile to come"
-    assert set(record) == {"id", "name", "score", "max_tile", "moves", "verified", "assisted", "restored", "finished",
-                           "created", "replay"}  # fmt: skip
+    assert set(record) == {"id", "name", "score", "max_tile", "moves", "verified", "assisted", "restored", "used_undo",
+                           "finished", "created", "replay"}  # fmt: skip
 
 
 def test_the_replay_of_a_verified_record_reproduces_the_game(client):
@@ -134,25 +134,28 @@ def test_restoring_midway_makes_a_verified_game_unverified(client):
     assert client.get(f"/api/records/{save(client)}").get_json()["verified"] is False
 
 
-def test_hints_and_autoplay_make_a_game_assisted(client):
-    play(client, 5)
-    unassisted = save(client, "Solo")
-    assert client.get("/api/game/hint").status_code == 200
-    hinted = save(client, "Hinted")
-    client.post("/api/game", json={})
-    assert client.post("/api/game/autoplay", json={}).status_code == 200
-    autoplayed = save(client, "Robot")
-    assisted = {record["id"]: record["assisted"] for record in hall_of_fame(client)}
-    assert assisted == {unassisted: False, hinted: True, autoplayed: True}
-    assert [record["id"] for record in hall_of_fame(client, "?unassisted=1")] == [unassisted]
+def test_hints_and_autoplay_make_a_game_assisted(make_records_app):
+    app = make_records_app()
+    solo, hinted, robot = (app.test_client() for _ in range(3))
+    for client in (solo, hinted, robot):
+        client.post("/api/game", json={})
+    assert hinted.get("/api/game/hint").status_code == 200
+    assert robot.post("/api/game/autoplay", json={}).status_code == 200
+    ids = {}
+    for name, client in (("Solo", solo), ("Hinted", hinted), ("Robot", robot)):
+        finish(client, random.Random(name))
+        ids[name] = save(client, name)
+    assisted = {record["id"]: record["assisted"] for record in hall_of_fame(solo)}
+    assert assisted == {ids["Solo"]: False, ids["Hinted"]: True, ids["Robot"]: True}
+    assert [record["id"] for record in hall_of_fame(solo, "?unassisted=1")] == [ids["Solo"]]
 
 
 def test_the_hall_of_fame_lists_verified_records_best_score_first(make_records_app):
     app = make_records_app()
     scores = {}
-    for count in (5, 40, 20):
+    for seed in (5, 40, 20):
         client = app.test_client()
-        state = play(client, count)
+        state = finish(client, random.Random(seed))
         scores[save(client)] = state["score"]
     records = hall_of_fame(app.test_client())
     assert [record["id"] for record in records] == sorted(scores, key=scores.get, reverse=True)
@@ -223,23 +226,27 @@ def test_unknown_records_are_404(client, record_id):
 
 
 def test_record_ids_are_random_and_unguessable(client):
-    play(client, 2)
-    ids = [save(client) for _ in range(20)]
+    ids = []
+    for _ in range(20):
+        client.post("/api/game", json={})
+        play(client, 2)
+        ids.append(save(client))
     assert len(set(ids)) == 20
     assert all(re.fullmatch(r"[A-Za-z0-9_-]{16}", record_id) for record_id in ids)  # 96 random bits
 
 
 def test_saves_are_limited_per_session_and_per_address(make_records_app):
-    limits = {"RECORD_SESSION_LIMIT": "2 per minute", "RECORD_ADDRESS_LIMIT": "3 per minute"}
+    limits = {"RECORD_SESSION_LIMIT": "2 per minute", "RECORD_ADDRESS_LIMIT": "3 per minute",
+              "API_RATE_LIMIT": "10000 per second"}  # fmt: skip
     app = make_records_app(RATELIMIT_ENABLED=True, **limits)
     first, second = app.test_client(), app.test_client()
     for player in (first, second):
-        play(player, 2)
-    assert [first.post("/api/records", json={"name": "A"}).status_code for _ in range(3)] == [201, 201, 429]
+        finish(player)
+    assert [first.post("/api/records", json={"name": "A"}).status_code for _ in range(3)] == [201, 200, 429]
     assert [second.post("/api/records", json={"name": "B"}).status_code for _ in range(2)] == [201, 429]
     refused = second.post("/api/records", json={"name": "B"})
     assert refused.get_json()["error"]["code"] == "too_many_requests" and "Retry-After" in refused.headers
-    assert len(hall_of_fame(first)) == 3
+    assert len(hall_of_fame(first)) == 2  # one record per game
 
 
 def server_env(database, tmp_path):
