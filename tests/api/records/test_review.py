@@ -186,3 +186,28 @@ def test_reading_records_draws_on_the_addresss_time(make_records_app):
     app.config["WORK_TIME_LIMIT"] = "3 per minute"
     statuses = [client.get(f"/api/records/{record_id}").status_code for _ in range(10)]
     assert statuses[0] == 200 and statuses[-1] == 429
+
+
+def test_each_move_is_rated_by_the_share_of_the_best_moves_value_it_lost(client):
+    play(client, 25)
+    record_id = save(client)
+    reviews = client.get(f"/api/records/{record_id}/review?from=0").get_json()["reviews"]
+    words = ["best", "good", "inaccuracy", "mistake", "blunder"]
+    for item in reviews:
+        best_value = item["scores"][item["best"]]
+        assert item["share_lost"] == pytest.approx(item["loss"] / max(abs(best_value), 1), abs=1e-4)
+        assert item["rating"] in words and (item["rating"] == "best") == (item["loss"] == 0)
+    ranked = sorted(reviews, key=lambda item: item["share_lost"])
+    assert [words.index(item["rating"]) for item in ranked] == sorted(words.index(item["rating"]) for item in ranked)
+
+
+def test_saving_a_game_again_after_an_undo_drops_the_reviews_of_positions_it_no_longer_has(client):
+    play(client, 20)
+    record_id = save(client)
+    client.get(f"/api/records/{record_id}/review?from=0")
+    client.get(f"/api/records/{record_id}/review?from=10")
+    assert client.get(f"/api/records/{record_id}/mistakes").get_json()["analysed"] == 20
+    for _ in range(3):
+        assert client.post("/api/game/undo", json={}).status_code == 200
+    assert save(client) == record_id
+    assert client.get(f"/api/records/{record_id}/mistakes").get_json()["analysed"] == 17
