@@ -30,13 +30,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies only, read from pyproject.toml, in their own cached layer:
-# it is rebuilt when pyproject.toml changes, not when the code does.
+# Dependencies only, in their own cached layer: it is rebuilt when they change, not when the code does.
+# requirements.lock pins every package to one version and its files to their hashes, so two builds
+# of one commit install the same files, on amd64 and arm64 alike, and only as wheels (the slim
+# image has no compiler); docs/deployment.md says how to refresh it. pyproject.toml's dependencies
+# must then be met by what was installed, with no index to fall back on: a lock older than
+# pyproject.toml stops the build here rather than ship an app without what it declares.
 # Without byte-code (compiled below, for the modules the app imports) and without the
 # packages' own test suites: together about 70 MB that a worker never reads.
-COPY pyproject.toml ./
-RUN python -c "import tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; open('/tmp/requirements.txt', 'w').write('\n'.join(deps))" \
-    && pip install --no-cache-dir --no-compile -r /tmp/requirements.txt \
+COPY pyproject.toml requirements.lock ./
+RUN pip install --no-cache-dir --no-compile --only-binary=:all: --require-hashes -r requirements.lock \
+    && python -c "import tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; open('/tmp/requirements.txt', 'w').write('\n'.join(deps))" \
+    && pip install --no-cache-dir --no-index -q -r /tmp/requirements.txt \
     && rm /tmp/requirements.txt \
     && find "$(python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" -depth -type d -name tests -exec rm -rf {} +
 
