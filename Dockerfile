@@ -74,9 +74,11 @@ RUN python -c "from app import hints; hints.warm_up()"
 VOLUME ["/data"]
 EXPOSE 8000
 
-# Slim images have no curl: ask /healthz with the standard library (any error or non-2xx exits 1).
+# Healthy means ready to serve players (/readyz: the session store, the records and the instance
+# folder answer), which is what compose waits for before it starts the proxy. Slim images have no
+# curl: ask with the standard library (any error or non-2xx exits 1).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
-    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=4)"]
 
 # gunicorn as PID 1: SIGTERM stops accepting, lets running requests finish for up to 5 s, then exits.
 # Heartbeat files in /dev/shm and no control socket, so a read-only root filesystem works.

@@ -23,7 +23,7 @@ def create_app(test_config=None):
     app.config.from_mapping(config.DEFAULTS)
     app.config.from_prefixed_env()
     app.config.from_mapping(overrides)
-    os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
+    usable = config.check_instance_folder(app)
     config.derive(app)
 
     store.init_app(app, session_prefix=f"{game_api.bp.url_prefix}/", played=games.has_played_game)
@@ -32,7 +32,7 @@ def create_app(test_config=None):
     errors.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
-    database.init_app(app)
+    database.init_app(app, migrate_now=usable)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     limits.init_app(app)  # applies the limits the blueprints and their views declare

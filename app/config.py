@@ -10,6 +10,7 @@ choices for its libraries.
 import logging
 import os
 import secrets
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -36,7 +37,8 @@ SETTINGS = {
     "TRUSTED_PROXIES": 0,
     # The host names the game is served under (Flask's own setting); None: any host name.
     "TRUSTED_HOSTS": None,
-    # The key seeds derive from and sealed games are signed with; None: one kept in the instance folder.
+    # The key seeds derive from and sealed games are signed with; None: one kept in the instance
+    # folder, made when first needed (secret_key).
     "SECRET_KEY": None,
     # --- Limits, per client address unless said otherwise ------------------------------
     # Fast human play and fast auto-play stay far below it.
@@ -118,25 +120,43 @@ def derive(app):
         config["RATELIMIT_STORAGE_URI"] = config["REDIS_URL"] or "memory://"
     if config["TRUSTED_HOSTS"]:
         config["TRUSTED_HOSTS"] = [*config["TRUSTED_HOSTS"], *LOOPBACK_HOSTS]
-    if not config["SECRET_KEY"]:
-        config["SECRET_KEY"] = instance_key(instance / KEY_FILE)
 
 
-def instance_key(path: Path) -> str:
-    """The key kept at ``path``, made there the first time: written aside and linked into place,
-    so that workers starting together all read the one key that won."""
-    if not path.exists():
-        draft = path.with_name(f".{path.name}.{os.getpid()}")
-        try:
+def secret_key(app) -> str:
+    """SECRET_KEY, or the key kept in the instance folder, made there the first time it is needed
+    (so an instance folder that is not writable yet only holds up what needs the key).
+
+    Written aside and linked into place, so that workers starting together all read the one key
+    that won. OSError when the folder cannot keep it.
+    """
+    if not app.config["SECRET_KEY"]:
+        path = Path(app.instance_path) / KEY_FILE
+        if not path.exists():
+            draft = path.with_name(f".{path.name}.{os.getpid()}")
             draft.write_text(secrets.token_hex(32))
-            draft.chmod(0o600)
             try:
+                draft.chmod(0o600)
                 os.link(draft, path)
             except FileExistsError:
                 pass
             finally:
                 draft.unlink()
-        except OSError as error:
-            log.warning("cannot keep a secret key in %s (%s): sealed games will not survive a restart", path, error)
-            return secrets.token_hex(32)
-    return path.read_text().strip()
+        app.config["SECRET_KEY"] = path.read_text().strip()
+    return app.config["SECRET_KEY"]
+
+
+def check_instance_folder(app) -> bool:
+    """Make the instance folder if it is missing, and say once, clearly, if it cannot be written:
+    the app starts anyway, /readyz says it is not ready, and it is once the folder is writable."""
+    try:
+        os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
+        with tempfile.TemporaryFile(dir=app.instance_path):
+            return True
+    except OSError as error:
+        log.warning(
+            "the instance folder %s cannot be written (%s): it must be a writable folder for the sessions, "
+            "their locks, the records and the secret key; /readyz answers 503 until it is",
+            app.instance_path,
+            error.strerror or error,
+        )
+        return False

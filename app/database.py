@@ -109,17 +109,21 @@ class Review(db.Model):
     mistake: Mapped[str | None] = mapped_column(String(16), nullable=True)  # the strategy advice it breaks
 
 
-def init_app(app):
-    """Bring the schema up to date if the database answers (else on the first request that needs it)."""
+def init_app(app, migrate_now=True):
+    """Bring the schema up to date if the database answers (else on the first request that needs
+    it); not ``migrate_now`` when the instance folder, where SQLite keeps it, is not usable yet."""
     db.init_app(app)
     app.cli.add_command(MigrationCommands(app))
     for unavailable in UNAVAILABLE:
         app.register_error_handler(unavailable, database_unavailable)
+    if not migrate_now:
+        return
     with app.app_context():
         try:
             migrate_schema()
-        except UNAVAILABLE:
-            log.warning("records database unavailable at start; its schema is brought up to date later", exc_info=True)
+        except UNAVAILABLE as error:
+            log.warning("the records database is unavailable at start (%s); its schema is brought up to date later",
+                        error.orig or error)  # fmt: skip
 
 
 def uses_records(blueprint):
@@ -177,6 +181,23 @@ class MigrationCommands(click.Command):
         from flask_migrate.cli import db as commands
 
         return commands.make_context(info_name, args, parent=parent, **extra)
+
+
+def check_ready():
+    """The database answers and its schema is the one this code needs, brought up to date now if it
+    could not be at start (else NotReady, saying which)."""
+    try:
+        migrate_schema()
+        stored = _stored_revision()
+    except UNAVAILABLE as error:
+        db.session.rollback()
+        raise NotReady(f"the records database does not answer: {error.orig or error}") from error
+    if stored != SCHEMA_REVISION:
+        raise NotReady(f"the records' schema is at revision {stored}, this code needs {SCHEMA_REVISION}")
+
+
+class NotReady(Exception):
+    """Something the app needs to do its work does not answer yet: /readyz says what."""
 
 
 def ensure_schema():

@@ -8,7 +8,9 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .store import SessionBusy, StoreUnavailable, WriteOutcomeUnknown
 
-# The session store, or the rate-limit counters kept beside it (security.py), out of reach.
+# Answered in JSON, as the API is: what programs ask (health checks, the metrics' scraper).
+MACHINE_PATHS = ("/api", "/healthz", "/readyz", "/metrics")
+# The session store, or the rate-limit counters kept beside it (limits.py), out of reach.
 STORE_DOWN = (StoreUnavailable, StorageError)
 
 
@@ -73,7 +75,7 @@ def http_error(error):
 
 
 def respond(status, code, message, **extra):
-    if request.path in ("/api", "/healthz") or request.path.startswith("/api/"):
+    if request.path in MACHINE_PATHS or request.path.startswith("/api/"):
         response = jsonify({"error": {"code": code, "message": message}, **extra})
     elif request_ctx.url_adapter is None:  # Werkzeug refused the Host header: no page can link anywhere
         response = make_response(message, {"Content-Type": "text/plain; charset=utf-8"})

@@ -93,6 +93,11 @@ def _slot_for_a_review(folder):
             yield
 
 
+def check_slot(instance_path):
+    """The solver's lock file opens (StoreUnavailable if the instance folder cannot hold it)."""
+    open_lock_file(Path(instance_path) / SLOT).close()
+
+
 def _poll(attempt, deadline):
     while not attempt():
         if perf_counter() >= deadline:

@@ -24,7 +24,9 @@ import logging
 from flask import current_app
 from itsdangerous import BadData, URLSafeSerializer
 
+from .config import secret_key
 from .engine import Game, InvalidState
+from .store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +34,17 @@ SALT = "sealed-game"
 
 
 def _key() -> bytes:
-    key = current_app.config["SECRET_KEY"]
+    """The server's key (config.secret_key); an instance folder that cannot keep it is a store fault (503)."""
+    try:
+        key = secret_key(current_app)
+    except OSError as error:
+        raise StoreUnavailable(f"cannot keep the secret key in the instance folder: {error}") from error
     return key if isinstance(key, bytes) else key.encode()
+
+
+def check_key() -> None:
+    """The key is there, or can be made (StoreUnavailable if not)."""
+    _key()
 
 
 def seed_for(game_id: str) -> int:
@@ -43,7 +54,7 @@ def seed_for(game_id: str) -> int:
 
 
 def _serializer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=SALT)
+    return URLSafeSerializer(_key(), salt=SALT)
 
 
 def seal(game: Game) -> str | None:

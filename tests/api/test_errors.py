@@ -57,9 +57,11 @@ def test_page_404_is_a_small_html_page(client):
     assert reply.mimetype == "text/html" and b"404" in reply.data
 
 
-def test_healthz_answers_when_the_store_does(client):
+def test_healthz_says_the_process_serves_and_readyz_that_it_can_work(client):
     reply = client.get("/healthz")
     assert reply.status_code == 200 and reply.get_json() == {"status": "ok"}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200 and ready.get_json() == {"status": "ready"}
 
 
 BAD_HOSTS = [".a", "a..b", "a" * 64 + ".example", "example." + "b" * 64]

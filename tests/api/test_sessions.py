@@ -300,7 +300,7 @@ def test_a_store_file_of_the_earlier_layout_keeps_its_sessions(tmp_path):
         )
         db.executemany("INSERT INTO sessions VALUES (?, ?, ?)", rows)
     again = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False}).test_client()
-    assert again.get("/healthz").status_code == 200  # the store file is opened, and brought up to date
+    assert again.get("/readyz").status_code == 200  # the store file is opened, and brought up to date
     with closing(sqlite3.connect(database(first))) as db:
         assert db.execute("SELECT played FROM sessions").fetchall() == [(1,)]
     again.set_cookie("session", client.get_cookie("session").value)

@@ -62,10 +62,11 @@ def test_a_vanished_instance_folder_is_503_until_it_is_back(make_app):
     assert_unavailable(player.post("/api/game/moves", json={"direction": "left"}))
     assert_unavailable(player.get("/api/game"))
     assert_unavailable(app.test_client().get("/api/game"))
-    assert app.test_client().get("/healthz").status_code == 503
+    assert app.test_client().get("/readyz").status_code == 503
+    assert app.test_client().get("/healthz").status_code == 200  # the process itself is alive
     assert app.test_client().get("/").status_code == 200  # pages do not need the store
     os.makedirs(app.instance_path)
-    assert app.test_client().get("/healthz").status_code == 200
+    assert app.test_client().get("/readyz").status_code == 200
     assert player.get("/api/game").get_json()["created"] is True  # the page restores its saved game
 
 
@@ -90,19 +91,19 @@ def read_only(folder):
 
 
 @pytest.mark.parametrize("first_use", ["at start", "while running"])
-def test_a_read_only_instance_folder_is_503_and_fails_healthz(make_app, first_use):
+def test_a_read_only_instance_folder_is_503_and_not_ready(make_app, first_use):
     app = make_app(PROPAGATE_EXCEPTIONS=False)
     player = app.test_client()
     player.put("/api/game", json=restorable_state(OPEN_BOARD))
     if first_use == "at start":
         app = make_app(PROPAGATE_EXCEPTIONS=False)  # a fresh worker: it opens the store read-only
     with read_only(app.instance_path):
-        assert app.test_client().get("/healthz").status_code == 503
+        assert app.test_client().get("/readyz").status_code == 503
         assert_unavailable(app.test_client().get("/api/game"))
         retry = app.test_client()
         retry.set_cookie("session", player.get_cookie("session").value)
         assert_unavailable(retry.post("/api/game/moves", json={"direction": "left"}))
-    assert app.test_client().get("/healthz").status_code == 200
+    assert app.test_client().get("/readyz").status_code == 200
     assert player.get("/api/game").get_json()["moves"] == 0
 
 

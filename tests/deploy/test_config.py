@@ -82,7 +82,7 @@ def test_healthcheck_uses_the_standard_library():
     options, argv = dockerfile.healthcheck()
     assert argv[0] in ("python", "python3") and argv[1] == "-c"
     code = argv[2]
-    assert "urllib.request" in code and "/healthz" in code
+    assert "urllib.request" in code and "/readyz" in code
     ast.parse(code)
     assert float(options["timeout"].rstrip("s")) < float(options["interval"].rstrip("s"))
 

@@ -87,14 +87,15 @@ def test_redis_outage_is_a_503_and_the_app_recovers_by_itself(built_image, tmp_p
             started = time.monotonic()
             assert_store_unavailable(client.post("/api/game/moves", json={"direction": "left"}))
             assert_store_unavailable(client.get("/api/game"))
-            health = client.get("/healthz")
+            ready = client.get("/readyz")
             assert time.monotonic() - started < 8, "an outage must not hang requests"
-            assert health.status == 503
+            assert ready.status == 503 and "sessions" in ready.json()["failing"]
+            assert client.get("/healthz").status == 200, "alive: nothing to restart"
         assert image.run_healthcheck(built_image, app.port) != 0
 
         redis.start()  # same port, same data
-        wait_until(lambda: client.get("/healthz").status == 200, 15, interval=0.2,
-                   message="/healthz back to 200 after Redis restarted")
+        wait_until(lambda: client.get("/readyz").status == 200, 15, interval=0.2,
+                   message="/readyz back to 200 after Redis restarted")
         assert image.run_healthcheck(built_image, app.port) == 0
         for _ in range(4):
             seen = client.get("/api/game")
@@ -111,12 +112,12 @@ def test_app_started_before_redis_waits_for_it(built_image, tmp_path, redis):
         # It starts and answers, unhealthy, while Redis is still down...
         app = replica(stack, built_image, tmp_path, redis, "app", wait_status=None)
         client = HttpClient(app.url)
-        assert client.get("/healthz").status == 503
+        assert client.get("/readyz").status == 503
         assert_store_unavailable(client.post("/api/game", json={"seed": 3}))
         # ...and becomes healthy as soon as Redis answers.
         redis.start()
-        wait_until(lambda: client.get("/healthz").status == 200, 15, interval=0.2,
-                   message="/healthz 200 once Redis is up")
+        wait_until(lambda: client.get("/readyz").status == 200, 15, interval=0.2,
+                   message="/readyz 200 once Redis is up")
         assert client.post("/api/game", json={"seed": 3}).status == 201
         play_move(client)
 

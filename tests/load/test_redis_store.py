@@ -55,7 +55,7 @@ def test_an_unreachable_redis_is_a_json_503(tmp_path):
         assert reply.status_code == 503
         assert reply.get_json()["error"]["code"] == "store_unavailable"
         assert reply.headers["Retry-After"]
-    assert client.get("/healthz").status_code == 503
+    assert client.get("/readyz").status_code == 503 and client.get("/healthz").status_code == 200
 
 
 def test_pages_load_for_returning_players_while_redis_is_unreachable(tmp_path):

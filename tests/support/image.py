@@ -81,7 +81,7 @@ def env(instance, **extra):
 
 @contextmanager
 def server(image, instance, port=None, wait_status=200, gunicorn_args="", **extra_env):
-    """The image's CMD run in its WORKDIR with its Python environment, until /healthz answers.
+    """The image's CMD run in its WORKDIR with its Python environment, until /readyz answers.
 
     ``gunicorn_args`` are added through GUNICORN_CMD_ARGS, as a user of the image would.
     """

@@ -302,16 +302,16 @@ class GunicornServer:
                           message=f"{count} gunicorn workers")
 
     def wait_healthy(self, timeout=20, status=200):
-        """Poll /healthz until it answers ``status`` (any answer if None)."""
+        """Poll /readyz until it answers ``status`` (any answer if None: the process serves)."""
 
         def ready():
             if not self.process.alive():
                 raise RuntimeError(f"gunicorn exited with {self.process.popen.returncode}:\n{self.process.tail()}")
-            answer = http_status(self.url + "/healthz")
+            answer = http_status(self.url + "/readyz")
             return answer is not None and (status is None or answer == status)
 
         try:
-            wait_until(ready, timeout, interval=0.1, message=f"{self.url}/healthz answering {status}")
+            wait_until(ready, timeout, interval=0.1, message=f"{self.url}/readyz answering {status}")
         except TimeoutError as error:
             raise TimeoutError(f"{error}\n{self.process.tail()}") from None
 
@@ -325,7 +325,7 @@ class GunicornServer:
 @contextmanager
 def gunicorn_server(app=APP, *, env=None, args=(), port=None, argv=None, cwd=PROJECT_ROOT,
                     log_path=None, timeout=20, wait_status=200):
-    """Run gunicorn on 127.0.0.1 until /healthz answers, yield it, then stop its process group.
+    """Run gunicorn on 127.0.0.1 until /readyz answers, yield it, then stop its process group.
 
     Either ``argv`` is a whole command line (``gunicorn`` and ``python`` in it are mapped to
     this interpreter's) that must already bind ``port``, or one is built from ``args`` and
