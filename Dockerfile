@@ -83,4 +83,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
 # gunicorn as PID 1: SIGTERM stops accepting, lets running requests finish for up to 5 s, then exits.
 # Heartbeat files in /dev/shm and no control socket, so a read-only root filesystem works.
 # Extra gunicorn options can be given at run time in GUNICORN_CMD_ARGS.
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--worker-tmp-dir", "/dev/shm", "--graceful-timeout", "5", "--no-control-socket", "--access-logfile", "-", "app:create_app()"]
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--worker-tmp-dir", "/dev/shm", "--graceful-timeout", "5", "--no-control-socket", "app:create_app()"]

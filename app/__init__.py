@@ -6,8 +6,9 @@ from flask import Flask
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, config, database, errors, games, hints, i18n, limits, security, store
+from . import assets, config, database, errors, games, hints, i18n, limits, logs, metrics, security, store
 from .routes import BLUEPRINTS, game_api
+from .routes import metrics as metrics_routes
 
 
 def create_app(test_config=None):
@@ -26,6 +27,8 @@ def create_app(test_config=None):
     usable = config.check_instance_folder(app)
     config.derive(app)
 
+    logs.init_app(app)
+    metrics.init_app(app)
     store.init_app(app, session_prefix=f"{game_api.bp.url_prefix}/", played=games.has_played_game)
     Compress(app)
     assets.init_app(app)
@@ -35,6 +38,8 @@ def create_app(test_config=None):
     database.init_app(app, migrate_now=usable)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    if app.config["METRICS"]:
+        app.register_blueprint(metrics_routes.bp)
     limits.init_app(app)  # applies the limits the blueprints and their views declare
     hints.warm_up()
     proxies = int(app.config["TRUSTED_PROXIES"])

@@ -40,6 +40,13 @@ SETTINGS = {
     # The key seeds derive from and sealed games are signed with; None: one kept in the instance
     # folder, made when first needed (secret_key).
     "SECRET_KEY": None,
+    # --- Logs and metrics ---------------------------------------------------------------
+    # "json": every line a JSON object (app/logs.py); "text": as Python and gunicorn write them.
+    "LOG_FORMAT": "text",
+    # Client addresses are personal data: left out of the logs unless this asks for them.
+    "LOG_CLIENT_ADDRESS": False,
+    # Prometheus metrics at /metrics (app/metrics.py); off, the route does not exist.
+    "METRICS": False,
     # --- Limits, per client address unless said otherwise ------------------------------
     # Fast human play and fast auto-play stay far below it.
     "API_RATE_LIMIT": "40 per second; 1500 per minute",

@@ -34,6 +34,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError, ProgrammingError
 from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, mapped_column
 
+from . import metrics
 from .errors import respond
 
 log = logging.getLogger(__name__)
@@ -135,6 +136,7 @@ def uses_records(blueprint):
 def database_unavailable(error):
     """The records are out of reach; the game, kept in the session store, plays on."""
     log.warning("records database unavailable: %s", error)
+    metrics.count("database_errors")
     db.session.rollback()
     response = respond(503, "records_unavailable", "the records are unavailable; try again shortly")
     response.headers["Retry-After"] = "10"

@@ -6,6 +6,7 @@ from flask_limiter import RateLimitExceeded
 from limits.errors import StorageError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from . import metrics
 from .store import SessionBusy, StoreUnavailable, WriteOutcomeUnknown
 
 # Answered in JSON, as the API is: what programs ask (health checks, the metrics' scraper).
@@ -47,6 +48,7 @@ def store_unavailable(error):
     """503 with ``changed``: false when the store is known to hold nothing of this request,
     null when its write-back was sent but never confirmed (resend a move with ``moves``)."""
     current_app.logger.warning("session store unavailable: %s", error)
+    metrics.count("store_errors")
     if isinstance(error, WriteOutcomeUnknown):
         message = "the game store did not confirm saving this change; it may have been saved: check before repeating it"
         response = respond(503, "store_unavailable", message, changed=None)

@@ -21,7 +21,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 
-from . import store
+from . import metrics, store
 from .errors import ApiError
 
 DECLARED = "declared_limits"  # the attribute that carries a view's or a blueprint's declarations
@@ -90,6 +90,7 @@ def work_time(view):
         for limit in limits:
             if not limiter.limiter.test(limit, "work-time", address):
                 reset = limiter.limiter.get_window_stats(limit, "work-time", address).reset_time
+                metrics.count("solver_refusals", reason="time_used")
                 message = "this address has used its share of the server's time; try again later"
                 raise ApiError(429, "too_many_requests", message, retry_after=max(1, math.ceil(reset - time.time())))
         started = time.perf_counter()

@@ -1,5 +1,6 @@
 """The app's blueprints, one module each, thin: they parse the request, call the modules of app/
-that do the work, and answer. No blueprint imports another."""
+that do the work, and answer. No blueprint imports another. The metrics blueprint
+(routes/metrics.py) is left out: create_app registers it only when METRICS is on."""
 
 from . import game_api, health, language, pages, record_pages, records_api
 

@@ -5,7 +5,7 @@ import re
 
 from flask import Blueprint, current_app, request, session
 
-from .. import games, hints, limits, seals
+from .. import games, hints, limits, metrics, seals
 from ..engine import DIRECTIONS, CannotUndo, GameFinished, InvalidState, check_count, slide_tiles
 from ..errors import ApiError
 from ..requests import json_object
@@ -28,6 +28,7 @@ def current_game():
     if created:
         game = games.new_game()
         games.save_game(game)
+        metrics.count("games")
     return {**game.to_state(), "created": created}
 
 
@@ -39,6 +40,7 @@ def start_game():
         raise ApiError(400, "invalid_seed", str(error)) from None
     current_app.session_interface.regenerate(session)  # a new game, a new id: an id seen before opens nothing
     games.save_game(game)
+    metrics.count("games")
     return game.to_state(), 201
 
 
@@ -101,6 +103,7 @@ def move():
             raise ApiError(409, "game_finished", str(finished), state=game.to_state()) from None
     moved = any(outcome.moved for outcome in outcomes)
     gained = sum(outcome.gained for outcome in outcomes)
+    metrics.count("moves", sum(outcome.moved for outcome in outcomes))
     if moved:
         games.save_game(game)
         if request_id is not None:
@@ -163,7 +166,14 @@ def hint():
     game = games.existing_game()
     if game.finished:
         raise ApiError(409, "game_finished", "the game is finished: there is nothing to hint", state=game.to_state())
-    suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]), current_app.instance_path)
+    try:
+        suggestion = hints.suggest(game.board, float(current_app.config["SOLVER_BUDGET_MS"]), current_app.instance_path)
+    except hints.SolverBusy:
+        metrics.count("solver_refusals", reason="busy")
+        raise
+    metrics.count("hints")
+    metrics.observe("hint_seconds", suggestion.ms / 1000)
+    metrics.observe("hint_depth", suggestion.depth)
     game.hints += 1
     games.save_game(game)
     return suggestion.to_dict()

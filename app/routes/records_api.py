@@ -3,7 +3,7 @@ hall of fame. The records themselves are app/records.py's; reviews app/review.py
 
 from flask import Blueprint, request, url_for
 
-from .. import database, games, limits, records, review
+from .. import database, games, limits, metrics, records, review
 from ..errors import ApiError
 from ..requests import json_object, query_number
 
@@ -21,6 +21,7 @@ def save_record():
     name = records.player_name(json_object(required={"name"})["name"])
     game = games.existing_game()
     record, created = records.save(game, name)
+    metrics.count("records")
     if record.over and not game.seed_shown:
         game.seed_shown = True
         games.save_game(game)

@@ -24,6 +24,8 @@ from typing import Any
 
 from flask import g
 
+from .. import metrics
+
 log = logging.getLogger(__name__)
 
 
@@ -124,6 +126,7 @@ class LockedSessions:
         held = g.get("session_lock")
         if held is None or held.store_id != store_id:
             self._write(store_id, session, ttl, played)  # a new session: nobody else knows its fresh id
+            metrics.count("sessions")
             return
         del g.session_lock  # released by the write, or by its lease if the write fails
         if not self._write_and_release(held.handle, store_id, session, ttl, played):

@@ -3,7 +3,9 @@
 import ast
 import itertools
 import json
+import os
 import re
+import runpy
 import shutil
 import subprocess
 import sys
@@ -71,11 +73,28 @@ def test_cmd_runs_gunicorn_as_the_image_requires():
     assert argv[0] == "gunicorn" and argv[-1] == "app:create_app()"
     options = dict(itertools.pairwise(argv))
     assert options["--bind"] == "0.0.0.0:8000"
-    assert options["--access-logfile"] == "-", "access logs on stdout"
+    assert "--access-logfile" not in options, "gunicorn.conf.py says where the access log goes"
     assert options["--worker-tmp-dir"] == "/dev/shm", "works with a read-only root filesystem"
     assert 1 <= float(options["--graceful-timeout"]) <= 8, "SIGTERM stops it within a few seconds"
     assert not {"-w", "--workers"} & set(argv), "the worker count comes from WEB_CONCURRENCY"
     assert dockerfile.env().get("WEB_CONCURRENCY", "").isdigit()
+
+
+def gunicorn_settings(**env):
+    """gunicorn.conf.py's settings as gunicorn reads them, with ``env`` in the environment."""
+    old = dict(os.environ)
+    os.environ.update(env)
+    try:
+        return runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+
+
+def test_gunicorns_access_log_is_on_stdout_as_text_and_the_apps_as_json():
+    assert gunicorn_settings(FLASK_LOG_FORMAT="text")["accesslog"] == "-"
+    as_json = gunicorn_settings(FLASK_LOG_FORMAT="json")
+    assert as_json["accesslog"] is None and "gunicorn.error" in as_json["logconfig_dict"]["loggers"]
 
 
 def test_healthcheck_uses_the_standard_library():

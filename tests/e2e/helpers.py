@@ -1,8 +1,11 @@
 """Shared helpers for the browser tests."""
 
+import random
+
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
+from app.engine import DIRECTIONS
 from tests.support.browser import NetworkLog as NetworkLog  # shared with the page benchmarks
 from tests.support.browser import dom_board as dom_board
 
@@ -90,6 +93,20 @@ def put_game(page: Page, board, score=0, won=False, keep_playing=False, moves=0)
     response = page.request.put("/api/game", data=state)
     assert response.ok, response.text()
     return response.json()
+
+
+def finish_game(page: Page) -> dict:
+    """Play the page's game to its end through the API, in its session (random moves, going on
+    past 2048): the hall of fame ranks only games that are over."""
+    rng = random.Random(5)
+    state = server_state(page)
+    while not state["over"]:
+        if state["won"] and not state["keep_playing"]:
+            page.request.post("/api/game/keep-playing", data={})
+        response = page.request.post("/api/game/moves", data={"direction": rng.choice(DIRECTIONS)})
+        assert response.status in (200, 409), response.text()
+        state = server_state(page)
+    return state
 
 
 def load(page: Page, path: str = "/") -> None:

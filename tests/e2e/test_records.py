@@ -6,7 +6,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import axe_violations, dom_board, load, put_game, server_state, wait_idle
+from .helpers import axe_violations, dom_board, finish_game, load, put_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -185,6 +185,8 @@ def test_the_hall_of_fame_lists_verified_games_only_and_filters_assisted_ones(pa
     page.locator("#confirm-new-game button[value=new]").click()  # the game in progress has moves
     wait_idle(page)
     play_keys(page, ["ArrowLeft", "ArrowUp", "ArrowRight"])
+    finish_game(page)
+    load(page)
     share(page, "Honest")
     page.goto("/records")
     rows = page.get_by_test_id("record-row")

@@ -19,12 +19,14 @@ VARIABLES = {"POSTGRES_PASSWORD": "stand-in", "REDIS_PASSWORD": "standin0redis0p
 
 
 def site_conf(dns_port, proxy_port, app_port):
-    """deploy/nginx.conf with Docker's DNS, port 8080 and app:8000 moved to loopback ports."""
+    """deploy/nginx.conf with Docker's DNS, port 8080 and app:8000 moved to loopback ports, and its
+    access log in nginx's own folder (access.log, beside the one tests/support/servers.py keeps)."""
     text = compose.NGINX_CONF.read_text()
     for pattern, replacement in (
         (r"resolver 127\.0\.0\.11\b", f"resolver 127.0.0.1:{dns_port}"),
         (r"listen 8080\b", f"listen 127.0.0.1:{proxy_port}"),
         (r"http://app:8000\b", f"http://app:{app_port}"),
+        (r"/var/log/nginx/access\.log\b", "requests.log"),
     ):
         text, count = re.subn(pattern, replacement, text)
         assert count == 1, f"deploy/nginx.conf should have exactly one {pattern!r}"
@@ -59,13 +61,14 @@ class ProxiedApp:
 
 
 @contextmanager
-def replicas_behind_nginx(built_image, tmp_path, names, gunicorn_args=""):
-    """Replicas configured like compose's app service, sharing a Redis, behind deploy/nginx.conf."""
+def replicas_behind_nginx(built_image, tmp_path, names, gunicorn_args="", **extra_env):
+    """Replicas configured like compose's app service (and ``extra_env``), sharing a Redis, behind
+    deploy/nginx.conf."""
     app_port, proxy_port = free_port(), free_port()
     with ExitStack() as stack:
         redis = stack.enter_context(redis_server(password=VARIABLES["REDIS_PASSWORD"]))
         dns = stack.enter_context(FakeDns({"app": ["127.0.0.1"]}))
-        env = compose_app_env(redis.port)
+        env = compose_app_env(redis.port) | extra_env
         replicas = [
             stack.enter_context(image.server(built_image, tmp_path / name, port=app_port,
                                              gunicorn_args=gunicorn_args, **env))
