@@ -20,7 +20,20 @@ import tempfile
 # UNIX socket, which the image does not bind, always is).
 forwarded_allow_ips = ""
 
-JSON_LOGS = os.environ.get("FLASK_LOG_FORMAT", "text").strip('"') == "json"
+
+
+def flask_setting(name, default):
+    """A FLASK_* setting read as the app's config.from_prefixed_env reads it: JSON if it parses."""
+    value = os.environ.get(f"FLASK_{name}")
+    if value is None:
+        return default
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+JSON_LOGS = flask_setting("LOG_FORMAT", "text") == "json"
 # As JSON the app writes each request's line itself, with its route and request id (app/logs.py);
 # as text gunicorn's access log does, on standard output.
 accesslog = None if JSON_LOGS else "-"
@@ -33,7 +46,7 @@ if JSON_LOGS:
         "loggers": {"gunicorn.error": {"level": "INFO", "handlers": ["console"], "propagate": False}},
     }
 
-if json.loads(os.environ.get("FLASK_METRICS", "false").lower() or "false") is True:
+if flask_setting("METRICS", False):
     # prometheus_client's multiprocess mode: each worker writes its counts to files here, read
     # together by /metrics. Unless the host names one, a fresh folder at every start, in memory
     # where there is one (/dev/shm is writable on a read-only root), so no dead run's counts add in.
@@ -41,12 +54,6 @@ if json.loads(os.environ.get("FLASK_METRICS", "false").lower() or "false") is Tr
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(
             prefix="game2048-metrics-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None
         )
-
-    def child_exit(server, worker):
-        """A dead worker's gauges leave the sums (counters stay: they counted real work)."""
-        from prometheus_client import multiprocess
-
-        multiprocess.mark_process_dead(worker.pid)
 
     def on_exit(server):
         if os.path.basename(os.environ["PROMETHEUS_MULTIPROC_DIR"]).startswith("game2048-metrics-"):

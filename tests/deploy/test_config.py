@@ -97,6 +97,13 @@ def test_gunicorns_access_log_is_on_stdout_as_text_and_the_apps_as_json():
     assert as_json["accesslog"] is None and "gunicorn.error" in as_json["logconfig_dict"]["loggers"]
 
 
+def test_gunicorn_reads_the_metrics_setting_as_the_app_does(tmp_path):
+    for on in ("true", "1"):
+        assert "on_exit" in gunicorn_settings(FLASK_METRICS=on, PROMETHEUS_MULTIPROC_DIR=str(tmp_path))
+    for off in ("false", "0"):
+        assert "on_exit" not in gunicorn_settings(FLASK_METRICS=off)
+
+
 def test_healthcheck_uses_the_standard_library():
     options, argv = dockerfile.healthcheck()
     assert argv[0] in ("python", "python3") and argv[1] == "-c"
