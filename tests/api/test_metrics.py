@@ -1,0 +1,30 @@
+"""Prometheus metrics in one process (summed over gunicorn's workers: tests/deploy/test_operations.py).
+The process's counters outlive an app, so the test reads what one session adds."""
+
+from prometheus_client.parser import text_string_to_metric_families
+
+
+def scrape(client):
+    reply = client.get("/metrics")
+    assert reply.status_code == 200 and reply.content_type.startswith("text/plain")
+    return {s.name: s.value for family in text_string_to_metric_families(reply.text) for s in family.samples if not s.labels}
+
+
+def test_metrics_count_what_players_do(make_app):
+    client = make_app(METRICS=True).test_client()
+    client.post("/api/game", json={"seed": 7})
+    before = scrape(client)
+    moved = 0
+    for direction in ["left", "up", "right", "down"] * 2:
+        moved += client.post("/api/game/moves", json={"direction": direction}).get_json()["moved"]
+    client.post("/api/game", json={})
+    after = scrape(client)
+    assert moved and after["game2048_moves_total"] - before["game2048_moves_total"] == moved
+    assert after["game2048_games_started_total"] - before["game2048_games_started_total"] == 1
+
+
+def test_metrics_are_not_served_through_a_proxy_nor_when_off(make_app):
+    on = make_app(METRICS=True, TRUSTED_PROXIES=1).test_client()
+    assert on.get("/metrics").status_code == 200, "asked directly, as Prometheus does"
+    assert on.get("/metrics", headers={"X-Forwarded-For": "127.0.0.5"}).status_code == 404
+    assert make_app().test_client().get("/metrics").status_code == 404
