@@ -2,6 +2,7 @@
 
     python -m bench.load --sessions 40 --moves 50 --threads 8 --workers 4 [--store redis]
     python -m bench.load --url http://127.0.0.1:8000 ...   # an already running server
+    python -m bench.load --watched ...   # with metrics and JSON logs on, to see what watching costs
 
 Prints moves/s, p50/p99 latency and errors for the moves and for GET /healthz measured
 in the same run, and their ratio (the session store must not be the bottleneck).
@@ -180,18 +181,24 @@ def main(argv=None):
     parser.add_argument("--store", choices=("sqlite", "redis"), default="sqlite")
     parser.add_argument("--rounds", type=int, default=4, help="alternating rounds of healthz and moves")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument(
+        "--watched", action="store_true", help="metrics on and JSON logs, as a host watching it runs the app"
+    )
     args = parser.parse_args(argv)
 
     with ExitStack() as stack:
-        url, meter = (args.url, None) if args.url else stack.enter_context(start_server(args.store, args.workers))
+        url, meter = (args.url, None) if args.url else stack.enter_context(
+            start_server(args.store, args.workers, args.watched)
+        )
         result = run_load(url, args.sessions, args.moves, args.threads, args.rounds, meter)
     label = args.url or f"gunicorn x{args.workers} workers, {args.store} store, {args.threads} client threads"
+    label += ", metrics and JSON logs" if args.watched else ""
     print(json.dumps(result, indent=2) if args.json else report(result, label))
     return result
 
 
 @contextmanager
-def start_server(store, workers):
+def start_server(store, workers, watched=False):
     """gunicorn (and redis-server when asked) on free loopback ports, for the run only.
 
     Yields the server's URL and a meter of the CPU its processes use.
@@ -200,6 +207,8 @@ def start_server(store, workers):
 
     with ExitStack() as stack:
         env = {"FLASK_RATELIMIT_ENABLED": "false"}
+        if watched:
+            env |= {"FLASK_METRICS": "true", "FLASK_LOG_FORMAT": "json"}
         groups = {}
         if store == "redis":
             redis = stack.enter_context(redis_server())
