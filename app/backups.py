@@ -43,7 +43,7 @@ def init_app(app):
 
 
 @cli.command("export")
-@click.argument("file", type=click.File("w", encoding="utf-8"))
+@click.argument("file", type=click.File("w", encoding="utf-8", lazy=False))  # made even with no record
 def export_command(file):
     """Write every record to FILE, oldest first, one JSON line each ("-": standard output)."""
     migrate_schema()

@@ -143,7 +143,9 @@ def test_a_direction_the_board_cannot_take_is_refused(source, make_records_app, 
     assert result.stderr.splitlines()[0] == f"line 1: move {len(letters) + 1} (up) does not change the board"
 
 
-def test_an_empty_database_exports_nothing(make_records_app, tmp_path):
+def test_an_empty_database_exports_an_empty_file(make_records_app, tmp_path):
     empty = make_records_app(INSTANCE_PATH=tmp_path / "empty")
-    result = run(empty, "export", "-")
-    assert result.exit_code == 0 and result.stdout == "" and result.stderr == "exported 0 records\n"
+    result = run(empty, "export", str(tmp_path / "backup.jsonl"))
+    assert result.exit_code == 0 and result.stderr == "exported 0 records\n"
+    assert (tmp_path / "backup.jsonl").read_text() == "", "a backup of nothing is there, and empty"
+    assert run(empty, "import", str(tmp_path / "backup.jsonl")).stderr == "imported 0, skipped 0, refused 0\n"
