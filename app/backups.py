@@ -2,8 +2,9 @@
 
 One JSON object a line for each record: everything that rebuilds it exactly (its counts, its date,
 the seed, start, directions and tiles that replay it, its final board) and the solver's reviews of
-it. Both commands stream, a batch of records at a time, so a database of any size goes through in
-little memory, and ``-`` is standard input or output, for a pipe or ``docker exec``.
+it. Both commands stream, a batch of records at a time in short transactions, so a database of any
+size goes through in little memory while the game goes on saving records, and ``-`` is standard
+input or output, for a pipe or ``docker exec``.
 
 A backup is a text file anyone could have edited, so an import takes nothing on trust that the
 engine can check: each record is replayed from its seed, start and directions and must come out
@@ -20,7 +21,7 @@ from datetime import UTC, datetime
 
 import click
 from flask.cli import AppGroup
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 
 from . import records
 from .database import Record, Review, db, migrate_schema
@@ -39,6 +40,7 @@ cli = AppGroup("records", help="Back up and restore the records (JSON lines).")
 
 
 def init_app(app):
+    """``flask records``: the backup commands."""
     app.cli.add_command(cli)
 
 
@@ -67,15 +69,26 @@ def import_command(file):
 
 
 def export_lines():
-    """Every record as a line of JSON, oldest first, read BATCH at a time (a server-side cursor on PostgreSQL)."""
-    query = select(Record).order_by(Record.created, Record.id).execution_options(yield_per=BATCH)
-    for batch in db.session.scalars(query).partitions():
+    """Every record as a line of JSON, oldest first, read BATCH at a time, each batch in a short
+    transaction of its own (the next one starts after the last record read): a long export never
+    holds SQLite's lock, which would keep players' saves waiting, nor a PostgreSQL transaction open."""
+    after = None
+    while True:
+        query = select(Record).order_by(Record.created, Record.id).limit(BATCH)
+        if after is not None:
+            created, record_id = after
+            query = query.where(or_(Record.created > created, and_(Record.created == created, Record.id > record_id)))
+        batch = db.session.scalars(query).all()
+        if not batch:
+            return
         reviews = {}
         found = select(Review).where(Review.record_id.in_([record.id for record in batch])).order_by(Review.position)
         for review in db.session.scalars(found):
             reviews.setdefault(review.record_id, []).append(review)
-        for record in batch:
-            yield json.dumps(to_line(record, reviews.get(record.id, [])), separators=(",", ":"))
+        lines = [json.dumps(to_line(record, reviews.get(record.id, [])), separators=(",", ":")) for record in batch]
+        after = batch[-1].created, batch[-1].id
+        db.session.rollback()  # the read is over: its lock goes until the next batch
+        yield from lines
 
 
 def to_line(record, reviews):

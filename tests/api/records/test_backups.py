@@ -7,9 +7,12 @@ The records are made in SQLite; each test imports them into SQLite and into a re
 import json
 import random
 import re
+import sqlite3
 
 import pytest
 
+from app import backups
+from app.database import db
 from tests.api.records.helpers import finish, hall_of_fame, play, save
 from tests.states import restorable_state
 
@@ -63,8 +66,9 @@ def same_records(first, second, ids):
     assert other.get(f"/api/records/{ids[3]}/mistakes").get_json()["analysed"] == 3, "the reviews came along"
 
 
-def test_a_backup_restored_into_a_new_database_gives_the_same_records(source, make_records_app, tmp_path):
+def test_a_backup_restored_into_a_new_database_gives_the_same_records(source, make_records_app, tmp_path, monkeypatch):
     app, ids = source
+    monkeypatch.setattr("app.backups.BATCH", 4)  # read and committed in batches, the last one short
     backup = tmp_path / "backup.jsonl"
     result = run(app, "export", str(backup))
     assert result.exit_code == 0 and result.stderr == f"exported {len(ids)} records\n"
@@ -149,3 +153,17 @@ def test_an_empty_database_exports_an_empty_file(make_records_app, tmp_path):
     assert result.exit_code == 0 and result.stderr == "exported 0 records\n"
     assert (tmp_path / "backup.jsonl").read_text() == "", "a backup of nothing is there, and empty"
     assert run(empty, "import", str(tmp_path / "backup.jsonl")).stderr == "imported 0, skipped 0, refused 0\n"
+
+
+def test_an_export_lets_the_game_save_records_between_its_batches(source, monkeypatch):
+    """Each batch is read in a transaction of its own: SQLite's lock is not held while the file is written."""
+    app, ids = source
+    monkeypatch.setattr("app.backups.BATCH", 2)
+    with app.app_context():
+        lines = backups.export_lines()
+        assert json.loads(next(lines))["id"] == ids[0]
+        writer = sqlite3.connect(db.engine.url.database, timeout=0)  # another process: no wait for a lock
+        with writer:
+            writer.execute("UPDATE records SET name = 'Renamed' WHERE id = ?", (ids[-1],))
+        writer.close()
+        assert [json.loads(line)["name"] for line in lines][-1] == "Renamed"
