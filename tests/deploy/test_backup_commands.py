@@ -16,6 +16,7 @@ from app.engine import DIRECTIONS, Game
 from app.engine.history import Directions
 from tests.api.records.helpers import boards
 from tests.states import restorable_state
+from tests.support import image
 from tests.support.postgres import postgres_server
 from tests.support.servers import PROJECT_ROOT, server_env
 
@@ -105,3 +106,23 @@ def test_a_thousand_records_go_from_sqlite_to_postgresql_and_a_tampered_line_is_
         f"line 500: score is {line['score']}, its replay gives {line['score'] - 4}",
         f"imported {RECORDS - 1}, skipped 0, refused 1",
     ]
+
+
+def test_the_documented_commands_run_as_in_the_image(built_image, tmp_path):
+    """docs/deployment.md's export and import (``-``: docker exec's pipes), with the image's flask,
+    WORKDIR and ENV, the app installed from its wheel: a backup restored there exports the same lines."""
+    rng = random.Random(12)
+    with create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "source"}).app_context():
+        for number in range(30):
+            records.save(made_game(rng, number), "Ann")
+
+    def in_image(instance, *args, stdin=None):
+        argv = [built_image.bin / "flask", "--app", "app", "records", *args]
+        return subprocess.run(argv, env=server_env(image.env(instance)), cwd=built_image.workdir, input=stdin,
+                              capture_output=True, text=True, encoding="utf-8", timeout=300)  # fmt: skip
+
+    exported = in_image(tmp_path / "source", "export", "-")
+    assert exported.returncode == 0 and exported.stderr.endswith("exported 30 records\n"), exported.stderr
+    imported = in_image(tmp_path / "restored", "import", "-", stdin=exported.stdout)
+    assert imported.returncode == 0 and imported.stderr.endswith("imported 30, skipped 0, refused 0\n")
+    assert in_image(tmp_path / "restored", "export", "-").stdout == exported.stdout
