@@ -90,6 +90,11 @@ def test_importing_a_backup_again_skips_every_record(source, make_records_app, t
     again = run(restored, "import", "-", stdin=backup)
     assert again.exit_code == 0 and again.stderr == f"imported 0, skipped {len(ids)}, refused 0\n"
     same_records(app, restored, ids)
+    line = json.loads(backup.splitlines()[0])
+    other = run(restored, "import", "-", stdin=tampered(json.dumps(line), id="A" * 16))  # one record per game
+    assert other.exit_code == 1
+    refusal = f"line 1: its game {line['game_id']} already has another record here, {ids[0]}"
+    assert other.stderr.splitlines()[0] == refusal
 
 
 def tampered(line, **changes):
