@@ -6,7 +6,7 @@ from flask import Flask
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, config, database, errors, games, hints, i18n, limits, logs, metrics, security, store
+from . import assets, backups, config, database, errors, games, hints, i18n, limits, logs, metrics, security, store
 from .routes import BLUEPRINTS, game_api
 from .routes import metrics as metrics_routes
 
@@ -36,6 +36,7 @@ def create_app(test_config=None):
     i18n.init_app(app)
     security.init_app(app)
     database.init_app(app, migrate_now=usable)
+    backups.init_app(app)  # flask records export|import
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     if app.config["METRICS"]:

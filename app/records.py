@@ -44,13 +44,19 @@ def save(game, name):
         db.session.add(record)
     else:
         review.forget_after(record, _common_length(directions_of(record).to_letters(), game.directions.to_letters()))
+    fill(record, game, name, tiles, verified)
+    db.session.commit()
+    return record, created
+
+
+def fill(record, game, name, tiles, verified):
+    """``record`` made to hold ``game`` under ``name``: what the API shows of it and what replays it
+    (``tiles`` and ``verified`` as Game.replayed gives them). Saving and restoring a backup share it."""
     record.name, record.score, record.max_tile, record.moves = name, game.score, max_tile(game.board), game.moves
     record.verified, record.hints, record.autoplay = verified, game.hints, game.autoplay
     record.restores, record.undos, record.over = game.restores, game.undos, game.over
     record.seed, record.start, record.tiles = game.seed, game.start, tiles
     record.directions, record.direction_count = bytes(game.directions.packed), len(game.directions)
-    db.session.commit()
-    return record, created
 
 
 def _common_length(first, second):
@@ -91,8 +97,13 @@ def summary(record):
         "restored": record.restores > 0,
         "used_undo": record.undos > 0,
         "finished": record.over,
-        "created": record.created.replace(tzinfo=record.created.tzinfo or UTC).isoformat(),  # SQLite drops it
+        "created": created_text(record),
     }
+
+
+def created_text(record):
+    """When the record was first saved, in ISO 8601 with its UTC offset (SQLite drops the offset)."""
+    return record.created.replace(tzinfo=record.created.tzinfo or UTC).isoformat()
 
 
 def replay_of(record):

@@ -134,6 +134,15 @@ def tiles_text(tiles: bytes) -> str:
     return tiles.translate(_LETTER_OF_CODE).decode("ascii")
 
 
+def tiles_from_text(text) -> bytes:
+    """The tiles ``tiles_text`` wrote (InvalidState for any other text)."""
+    letters = text.encode("ascii", "replace") if isinstance(text, str) else None
+    if letters is None or letters.strip(TILE_LETTERS):
+        raise InvalidState(f"tiles must be a string of letters from {TILE_LETTERS.decode()!r}")
+    return letters.translate(_CODE_OF_LETTER)
+
+
 # The four letters a packed byte holds, first move first: letters come a byte at a time, not a move.
 _LETTERS_OF_BYTE = ["".join(LETTERS[byte >> (2 * slot) & 3] for slot in range(PER_BYTE)) for byte in range(256)]
 _LETTER_OF_CODE = bytes.maketrans(bytes(range(len(TILE_LETTERS))), TILE_LETTERS)
+_CODE_OF_LETTER = bytes.maketrans(TILE_LETTERS, bytes(range(len(TILE_LETTERS))))
