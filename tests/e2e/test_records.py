@@ -267,3 +267,28 @@ def test_the_name_a_game_was_saved_under_is_offered_next_time(page):
     load(page)
     page.locator("#record-menu summary").click()
     expect(page.locator("#record-name")).to_have_value("Zuzana")
+
+
+def test_the_hall_of_fame_fits_a_phone_and_shows_which_filter_is_active(page):
+    load(page)
+    finish_game(page)
+    load(page)
+    share(page, "Wwwwwwwwwwwwwwwwwwwwwwww")  # the widest name there is: 24 characters
+    page.goto("/records")
+    nav = page.get_by_role("navigation", name="Pages")
+    expect(nav.get_by_role("link", name="Hall of fame")).to_have_attribute("aria-current", "page")
+    expect(page.get_by_test_id("record-row").first).to_be_visible()
+    for width in (320, 390, 1280):
+        page.set_viewport_size({"width": width, "height": 800})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, width
+        table = page.get_by_test_id("hall-of-fame").bounding_box()
+        assert table["x"] >= 0 and table["x"] + table["width"] <= width, width
+    assert "Wwwwwwwwwwwwwwwwwwwwwwww" in page.get_by_test_id("hall-of-fame").get_by_role("cell").all_inner_texts()
+
+    look = "el => { const s = getComputedStyle(el); return [s.backgroundColor, s.color, s.fontWeight].join(' '); }"
+    active, other = (page.get_by_test_id(f"filter-{name}").evaluate(look) for name in ("all", "unassisted"))
+    assert active != other
+    page.get_by_test_id("filter-unassisted").click()
+    assert page.get_by_test_id("filter-unassisted").evaluate(look) == active
+    assert page.get_by_test_id("filter-all").evaluate(look) == other
+    assert axe_violations(page) == []
