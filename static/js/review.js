@@ -118,7 +118,9 @@ function createMistakes(ranges, { api, record, elements, ...texts }) {
 
   async function showMistakes() {
     const body = await withBoundedRetry(() => api.mistakes(record));
-    elements.list.replaceChildren(...body.mistakes.map((item) => mistakeItem(item, row)));
+    // The costliest in the player's measure (the share lost) first, not in the solver's units.
+    const costliest = [...body.mistakes].sort((a, b) => b.share_lost - a.share_lost);
+    elements.list.replaceChildren(...costliest.map((item) => mistakeItem(item, row)));
     elements.progress.textContent = body.analysed >= body.positions
       ? `${messages.done}${body.mistakes.length ? '' : ` ${messages.noMistakes}`}`
       : fill(messages.progress, { analysed: format(body.analysed), moves: format(body.positions) });
