@@ -46,7 +46,9 @@ function ratingBadge(item, messages, percent) {
   badge.className = `rating rating-${item.rating}`;
   badge.dataset.testid = 'rating';
   const word = (messages.ratings && messages.ratings[item.rating]) || item.rating;
-  badge.textContent = item.rating === 'best' ? word : `${word} · ${fill(messages.lost, { share: percent(item.share_lost) })}`;
+  // A share above the whole (the solver's values near zero or below) reads as all of it to a player.
+  const lost = item.share_lost >= 1 ? messages.lostAll : fill(messages.lost, { share: percent(item.share_lost) });
+  badge.textContent = item.rating === 'best' ? word : `${word} · ${lost}`;
   return badge;
 }
 

@@ -172,6 +172,8 @@ def test_reviewing_a_game_rates_its_moves_in_words_and_shows_the_chosen_one_on_t
     assert "instead of" in first.inner_text()
     rating = first.get_by_test_id("rating").inner_text()
     assert rating.split(" · ")[0] in RATINGS and (rating == "Best move" or "of the best move's value lost" in rating)
+    assert all(word in RATINGS for word in page.get_by_test_id("rating").evaluate_all(
+        "badges => badges.map(b => b.textContent.split(' · ')[0])"))
     assert first.evaluate("el => el.tagName") == "BUTTON"  # a row to choose, not a bold underlined link
     move = int(first.get_attribute("data-move"))
     assert first.inner_text().startswith(f"Move {move}: played")
@@ -181,6 +183,8 @@ def test_reviewing_a_game_rates_its_moves_in_words_and_shows_the_chosen_one_on_t
     expect(page.get_by_test_id("review-move")).to_contain_text("the solver would play")
     expect(page.get_by_test_id("solver-arrow")).to_be_visible()
     page.wait_for_function(BOARD_IN_VIEW)  # chosen at the foot of the page, the board comes into view
+    assert axe_violations(page) == []
+    page.emulate_media(color_scheme="dark", reduced_motion="reduce")  # the badges keep their contrast
     assert axe_violations(page) == []
     advice = page.get_by_test_id("mistake-advice")
     for href in advice.evaluate_all("links => links.map(a => a.getAttribute('href'))"):
@@ -255,6 +259,10 @@ def test_the_replay_and_hall_of_fame_pages_speak_czech(page):
     expect(page.locator("h1")).to_have_text("Záznam hry: Jana")
     expect(page.get_by_test_id("position")).to_contain_text("Začátek hry")
     expect(page.get_by_test_id("find-mistakes")).to_have_text("Najít největší chyby")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("review-move")).to_contain_text("Tah 1: zahráno")
+    badge = page.get_by_test_id("review-move").get_by_test_id("rating").inner_text()
+    assert badge.split(" · ")[0] in {"Nejlepší tah", "Dobrý", "Nepřesnost", "Chyba", "Hrubá chyba"}
     assert axe_violations(page) == []
     page.goto("/records")
     expect(page.locator("h1")).to_have_text("Síň slávy")
