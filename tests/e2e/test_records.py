@@ -180,7 +180,7 @@ def test_reviewing_a_game_rates_its_moves_in_words_and_shows_the_chosen_one_on_t
     first.click()
     expect(page.get_by_test_id("position")).to_contain_text(f"Move {move} of")  # the list's number, the board's
     expect(page.get_by_test_id("review-move")).to_contain_text(f"Move {move}: played")
-    expect(page.get_by_test_id("review-move")).to_contain_text("the solver would play")
+    expect(page.get_by_test_id("review-move")).to_contain_text("the solver would have played")
     expect(page.get_by_test_id("solver-arrow")).to_be_visible()
     page.wait_for_function(BOARD_IN_VIEW)  # chosen at the foot of the page, the board comes into view
     assert axe_violations(page) == []
@@ -212,7 +212,7 @@ def test_a_rate_limit_without_retry_after_is_waited_out_not_retried_at_once(page
     page.route(re.compile(r"/review\?from="), limited_once)
     open_replay(page, url)
     page.keyboard.press("ArrowRight")
-    expect(page.get_by_test_id("review-move")).to_contain_text("the solver would play")
+    expect(page.get_by_test_id("review-move")).to_contain_text("the solver would have played")
     assert len(asked) == 2 and asked[1] - asked[0] >= 0.15  # the backoff's first wait is 240 ms or more
 
 
