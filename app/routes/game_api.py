@@ -29,7 +29,9 @@ def current_game():
         game = games.new_game()
         games.save_game(game)
         metrics.count("games")
-    return {**game.to_state(), "created": created}
+    # helped: what the hall of fame's "without help" filter leaves out, for the player's own statistics
+    helped = game.assisted or game.undos > 0 or game.restores > 0
+    return {**game.to_state(), "created": created, "helped": helped}
 
 
 @bp.post("/game")

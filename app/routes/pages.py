@@ -89,3 +89,13 @@ def solver():
 @bp.get("/rules")
 def rules():
     return render_template("rules.html")
+
+
+STATS_TILES = [128, 256, 512, 1024, 2048]  # how often each was reached; the last counts 2048 and beyond
+STATS_LIMIT = 500  # the games the browser keeps: history.js's LIMIT, said on the page
+
+
+@bp.get("/stats")
+def stats():
+    """The player's own statistics: this browser keeps its finished games, the page's script draws them."""
+    return render_template("stats.html", tiles=STATS_TILES, limit=STATS_LIMIT)

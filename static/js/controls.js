@@ -134,5 +134,6 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
     ),
     bindRecordMenu($('record-menu'), { game, api, messages }),
     bindComingBack(doc.defaultView, game, storage.onGameSaved),
+    game.onStateChange((state) => state.over && import('./history.js').then((m) => m.recordFinishedGame(state, api))),
   );
 }

@@ -32,8 +32,12 @@ let position = 0;
 let timer = 0;
 
 const review = createReview({ api, record: recordId, messages, format, strategyUrl,
-  elements: { move: $('review-move'), find: $('find-mistakes'), progress: $('review-progress'), list: $('mistakes') },
-  jump: (to) => show(to) });
+  elements: { move: $('review-move'), find: $('find-mistakes'), progress: $('review-progress'), list: $('mistakes'), arrow: $('solver-arrow') },
+  jump: (to) => {
+    pause();
+    show(to);
+    $('board').scrollIntoView({ block: 'center', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+  } });
 
 function describe() {
   const score = format(scores[position]);
@@ -52,7 +56,7 @@ function show(to) {
   view.show(boards[position]);
   scrubber.value = String(position);
   describe();
-  review.showPosition(position, directions[position]);
+  review.showPosition(position);
 }
 
 function pause() {
@@ -89,7 +93,10 @@ function bindControls() {
     show(Number(scrubber.value));
   });
   document.addEventListener('keydown', (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest('input, select, textarea')) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    // The scrubber steps with the arrows itself; Space, which it ignores, plays or pauses there too.
+    const inField = event.target.closest('input, select, textarea');
+    if (inField && !(inField === scrubber && event.key === ' ')) return;
     const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), ' ': toggle,
       Home: () => { pause(); show(0); }, End: () => { pause(); show(directions.length); } };
     if (!keys[event.key] || (event.key === ' ' && event.target.closest('button'))) return;
@@ -108,7 +115,7 @@ function bindControls() {
     } catch {
       document.execCommand('copy');
     }
-    $('review-progress').textContent = messages.copied;
+    $('copy-status').textContent = messages.copied;
   });
 }
 

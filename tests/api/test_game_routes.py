@@ -200,7 +200,8 @@ def test_a_move_from_a_board_the_game_has_not_reached_changes_nothing(client):
         refused = client.post("/api/game/moves", json={"direction": "left", "moves": stale})
         assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "out_of_sync"
         assert refused.get_json()["state"]["moves"] == 7
-    assert client.get("/api/game").get_json() | {"created": False} == before | {"created": False}
+    extras = {"created": False, "helped": False}  # what GET adds to the state
+    assert client.get("/api/game").get_json() | extras == before | extras
 
 
 def test_a_no_op_move_naming_the_current_count_keeps_the_count(client):
@@ -324,3 +325,15 @@ def test_a_batch_is_played_without_drawing_its_animation(client, monkeypatch):
     monkeypatch.setattr("app.routes.game_api.slide_tiles", refuse)
     body = client.post("/api/game/moves", json={"directions": ["left", "right", "up"]}).get_json()
     assert body["moved"] is True and "animation" not in body
+
+
+def test_the_game_says_whether_it_used_help_for_the_players_statistics(client):
+    client.post("/api/game", json={})
+    assert client.get("/api/game").get_json()["helped"] is False
+    for direction in ("left", "up", "right", "down"):
+        if client.post("/api/game/moves", json={"direction": direction}).get_json()["moved"]:
+            break
+    assert client.post("/api/game/undo", json={}).status_code == 200
+    assert client.get("/api/game").get_json()["helped"] is True
+    client.post("/api/game", json={})
+    assert client.get("/api/game").get_json()["helped"] is False

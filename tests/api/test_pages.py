@@ -102,7 +102,7 @@ CZECH_TARGET = re.compile(r"\bcíl(e|i|em|ů|ům|ech)?\b", re.IGNORECASE)
 GOAL_HEADING = re.compile(r">Cíl<")
 
 
-@pytest.mark.parametrize("path", ["/", "/rules", "/strategy", "/solver", "/records"])
+@pytest.mark.parametrize("path", ["/", "/rules", "/strategy", "/solver", "/records", "/stats"])
 @pytest.mark.parametrize("language", ["en", "cs"])
 def test_no_page_shows_a_command_line_or_a_target(client, path, language):
     reply = client.get(path, headers={"Accept-Language": language})
@@ -121,3 +121,11 @@ def test_the_strategy_page_draws_its_boards_in_html(client):
     assert "tile-256" in html and "<img" not in html
     for mistake in ["all four directions", "every merge", "small tile", "nearly full"]:
         assert mistake in html
+
+
+@pytest.mark.parametrize(("language", "heading"), [("en", "Your statistics"), ("cs", "Vaše statistiky")])
+def test_the_statistics_page_answers_in_both_languages_and_is_in_the_navigation(client, language, heading):
+    reply = client.get("/stats", headers={"Accept-Language": language})
+    html = reply.get_data(as_text=True)
+    assert reply.status_code == 200 and f"<h1>{heading}</h1>" in html
+    assert '<a href="/stats" aria-current="page">' in html and '<a href="/records">' in html

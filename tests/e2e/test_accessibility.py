@@ -6,7 +6,7 @@ from .helpers import axe_violations, wait_idle
 
 pytestmark = pytest.mark.e2e
 
-PAGES = ["/", "/rules", "/strategy", "/solver", "/no-such-page"]
+PAGES = ["/", "/rules", "/strategy", "/solver", "/records", "/stats", "/no-such-page"]
 SCREENS = {"desktop": {"width": 1024, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 

@@ -212,7 +212,7 @@ def test_every_tile_value_has_its_own_colour_fits_and_reads(page, width, scheme)
 
 def test_tab_reaches_new_game_with_a_visible_focus_style(page):
     load(page)
-    for _ in range(5):
+    for _ in range(10):  # past the navigation's pages and languages
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement?.dataset.testid") == "new-game":
             break

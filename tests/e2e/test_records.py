@@ -10,6 +10,12 @@ from .helpers import axe_violations, dom_board, finish_game, load, put_game, ser
 
 pytestmark = pytest.mark.e2e
 
+RATINGS = {"Best move", "Good", "Inaccuracy", "Mistake", "Blunder"}
+BOARD_IN_VIEW = """() => {
+    const box = document.querySelector('[data-testid=board]').getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+}"""
+
 # Only up and left move; after either, the board still has moves.
 OPEN_BOARD = [[0, 2, 4, 8], [2, 4, 8, 16], [4, 8, 16, 32], [8, 16, 32, 64]]
 
@@ -89,6 +95,39 @@ def test_watching_steps_plays_pauses_and_scrubs(page):
     expect(play).to_have_attribute("aria-pressed", "false")  # it stops at the end by itself
     assert page.get_by_test_id("scrubber").input_value() == str(moves)
 
+    scrubber = page.get_by_test_id("scrubber")
+    scrubber.fill("1")
+    scrubber.focus()
+    page.keyboard.press(" ")  # Space plays or pauses with the scrubber focused too
+    expect(play).to_have_attribute("aria-pressed", "true")
+    expect(position).to_contain_text(f"Move {moves} of {moves}")
+    expect(play).to_have_attribute("aria-pressed", "false")
+
+
+def test_link_copied_is_said_beside_its_button(page):
+    load(page)
+    play_keys(page, ["ArrowLeft", "ArrowUp"])
+    open_replay(page, share(page))
+    page.get_by_test_id("copy-link").click()
+    status = page.get_by_test_id("copy-status")
+    expect(status).to_have_text("Link copied.")
+    button, said = page.get_by_test_id("copy-link").bounding_box(), status.bounding_box()
+    assert 0 <= said["y"] - (button["y"] + button["height"]) < 40  # right below it, not in the review
+    expect(page.get_by_test_id("review-progress")).to_have_text("")
+
+
+def test_the_replay_controls_fit_a_finger_and_keep_text_readable(page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    load(page)
+    play_keys(page, ["ArrowLeft", "ArrowUp"])
+    open_replay(page, share(page))
+    for testid in ("replay-speed", "scrubber", "play", "step-back", "step-forward", "copy-link"):
+        control = page.get_by_test_id(testid)
+        assert control.bounding_box()["height"] >= 44, testid
+    for testid in ("replay-speed", "share-link"):
+        size = page.get_by_test_id(testid).evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+        assert size >= 16, testid
+
 
 def test_swiping_the_replay_board_steps(browser, base_url):
     context = browser.new_context(has_touch=True, base_url=base_url)
@@ -117,7 +156,8 @@ def test_swiping_the_replay_board_steps(browser, base_url):
         context.close()
 
 
-def test_reviewing_a_game_lists_its_mistakes_with_the_advice_they_break(page):
+def test_reviewing_a_game_rates_its_moves_in_words_and_shows_the_chosen_one_on_the_board(page):
+    page.set_viewport_size({"width": 1280, "height": 640})
     load(page)
     play_keys(page, ["ArrowDown", "ArrowRight", "ArrowUp", "ArrowLeft"] * 4)
     menu = page.locator("#record-menu")
@@ -128,12 +168,23 @@ def test_reviewing_a_game_lists_its_mistakes_with_the_advice_they_break(page):
     expect(page.get_by_test_id("review-progress")).to_have_text("Every move is reviewed.", timeout=30_000)
     mistakes = page.get_by_test_id("mistake")
     assert mistakes.count() >= 1
-    first = mistakes.first.inner_text()
-    assert "instead of" in first
-    mistakes.first.click()
-    move = int(first.split(":")[0].removeprefix("Move "))
-    expect(page.get_by_test_id("position")).to_contain_text(f"Move {move - 1} of")
-    expect(page.get_by_test_id("review-move")).to_contain_text("the solver would play")
+    first = mistakes.first
+    assert "instead of" in first.inner_text()
+    rating = first.get_by_test_id("rating").inner_text()
+    assert rating.split(" · ")[0] in RATINGS and (rating == "Best move" or "of the best move's value lost" in rating)
+    assert all(word in RATINGS for word in page.get_by_test_id("rating").evaluate_all(
+        "badges => badges.map(b => b.textContent.split(' · ')[0])"))
+    assert first.evaluate("el => el.tagName") == "BUTTON"  # a row to choose, not a bold underlined link
+    move = int(first.get_attribute("data-move"))
+    assert first.inner_text().startswith(f"Move {move}: played")
+    first.click()
+    expect(page.get_by_test_id("position")).to_contain_text(f"Move {move} of")  # the list's number, the board's
+    expect(page.get_by_test_id("review-move")).to_contain_text(f"Move {move}: played")
+    expect(page.get_by_test_id("review-move")).to_contain_text("the solver would have played")
+    expect(page.get_by_test_id("solver-arrow")).to_be_visible()
+    page.wait_for_function(BOARD_IN_VIEW)  # chosen at the foot of the page, the board comes into view
+    assert axe_violations(page) == []
+    page.emulate_media(color_scheme="dark", reduced_motion="reduce")  # the badges keep their contrast
     assert axe_violations(page) == []
     advice = page.get_by_test_id("mistake-advice")
     for href in advice.evaluate_all("links => links.map(a => a.getAttribute('href'))"):
@@ -160,7 +211,8 @@ def test_a_rate_limit_without_retry_after_is_waited_out_not_retried_at_once(page
 
     page.route(re.compile(r"/review\?from="), limited_once)
     open_replay(page, url)
-    expect(page.get_by_test_id("review-move")).to_contain_text("the solver would play")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("review-move")).to_contain_text("the solver would have played")
     assert len(asked) == 2 and asked[1] - asked[0] >= 0.15  # the backoff's first wait is 240 ms or more
 
 
@@ -207,6 +259,10 @@ def test_the_replay_and_hall_of_fame_pages_speak_czech(page):
     expect(page.locator("h1")).to_have_text("Záznam hry: Jana")
     expect(page.get_by_test_id("position")).to_contain_text("Začátek hry")
     expect(page.get_by_test_id("find-mistakes")).to_have_text("Najít největší chyby")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("review-move")).to_contain_text("Tah 1: zahráno")
+    badge = page.get_by_test_id("review-move").get_by_test_id("rating").inner_text()
+    assert badge.split(" · ")[0] in {"Nejlepší tah", "Dobrý", "Nepřesnost", "Chyba", "Hrubá chyba"}
     assert axe_violations(page) == []
     page.goto("/records")
     expect(page.locator("h1")).to_have_text("Síň slávy")
@@ -219,3 +275,30 @@ def test_the_name_a_game_was_saved_under_is_offered_next_time(page):
     load(page)
     page.locator("#record-menu summary").click()
     expect(page.locator("#record-name")).to_have_value("Zuzana")
+
+
+def test_the_hall_of_fame_fits_a_phone_and_shows_which_filter_is_active(page):
+    load(page)
+    finish_game(page)
+    load(page)
+    share(page, "Wwwwwwwwwwwwwwwwwwwwwwww")  # the widest name there is: 24 characters
+    page.goto("/records")
+    nav = page.get_by_role("navigation", name="Pages")
+    expect(nav.get_by_role("link", name="Hall of fame")).to_have_attribute("aria-current", "page")
+    expect(page.get_by_test_id("record-row").first).to_be_visible()
+    for width in (320, 390, 1280):
+        page.set_viewport_size({"width": width, "height": 800})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, width
+        table = page.get_by_test_id("hall-of-fame").bounding_box()
+        assert table["x"] >= 0 and table["x"] + table["width"] <= width, width
+        assert axe_violations(page) == [], width
+        cells = page.get_by_test_id("hall-of-fame").get_by_role("cell")  # as cards, still a table to a screen reader
+        assert "Wwwwwwwwwwwwwwwwwwwwwwww" in cells.all_inner_texts(), width
+
+    look = "el => { const s = getComputedStyle(el); return [s.backgroundColor, s.color, s.fontWeight].join(' '); }"
+    active, other = (page.get_by_test_id(f"filter-{name}").evaluate(look) for name in ("all", "unassisted"))
+    assert active != other
+    page.get_by_test_id("filter-unassisted").click()
+    assert page.get_by_test_id("filter-unassisted").evaluate(look) == active
+    assert page.get_by_test_id("filter-all").evaluate(look) == other
+    assert axe_violations(page) == []
