@@ -54,34 +54,45 @@ const bindChoice = (group) => listen(group, 'click', (event) => {
   for (const button of group.querySelectorAll('button')) button.setAttribute('aria-pressed', String(button === chosen));
 });
 
-/** A module's part, loaded on first use: `load()` resolves to it, loading it once. */
-function lazily(load) {
+/**
+ * A module's part, loaded on first use: `load()` resolves to it, loading it once. A load that
+ * failed (the server was unreachable) is tried again on the next use, and `notice` says why
+ * nothing happened this time.
+ */
+function lazily(load, notice) {
   let loaded = null;
-  return () => (loaded ??= load());
+  return () => (loaded ??= load().catch((err) => {
+    loaded = null;
+    notice.flash();
+    throw err;
+  }));
 }
+
+/** Run `action` on the lazily loaded part; a failed load was already told. */
+const onLoaded = (part, action) => () => part().then(action, (err) => console.warn('2048: not loaded', err));
 
 /** Hint and Auto-play (`buttons`: hint, autoplay, speed, arrow); `assist`: createAssist's collaborators. */
 function bindSolver(buttons, assist) {
-  const solver = lazily(() => import('./assist.js').then((m) => m.createAssist(buttons, assist)));
+  const solver = lazily(() => import('./assist.js').then((m) => m.createAssist(buttons, assist)), assist.notice);
   return together(
-    listen(buttons.hint, 'click', () => solver().then((a) => a.showHint())),
-    listen(buttons.autoplay, 'click', () => solver().then((a) => a.toggleAutoplay())),
+    listen(buttons.hint, 'click', onLoaded(solver, (a) => a.showHint())),
+    listen(buttons.autoplay, 'click', onLoaded(solver, (a) => a.toggleAutoplay())),
   );
 }
 
 /** Share or review: the menu loads records.js when it first opens, and opens when the game ends. */
 function bindRecordMenu(menu, records) {
-  const recordMenu = lazily(() => import('./records.js').then((m) => m.createRecordMenu(menu, records)));
+  const recordMenu = lazily(() => import('./records.js').then((m) => m.createRecordMenu(menu, records)), records.notice);
   return together(
-    listen(menu, 'toggle', recordMenu, { once: true }),
+    listen(menu, 'toggle', onLoaded(recordMenu, () => {})),
     // Clicked before the module is loaded, a button still acts once it is.
     listen(menu, 'click', (event) => {
       const button = event.target.closest('button[data-action]');
-      if (button) recordMenu().then((m) => m.save(button.dataset.action));
+      if (button) onLoaded(recordMenu, (m) => m.save(button.dataset.action))();
     }),
     listen(menu.querySelector('form'), 'submit', (event) => {
       event.preventDefault(); // Enter in the name field shares
-      recordMenu().then((m) => m.save('share'));
+      onLoaded(recordMenu, (m) => m.save('share'))();
     }),
     records.game.onStateChange((state) => {
       if (isFinished(state)) menu.open = true;
@@ -116,7 +127,7 @@ function bindComingBack(win, game, onGameSaved) {
  */
 export function bindControls(doc, { game, api, messages, storage, screen }) {
   const $ = (id) => doc.getElementById(id);
-  const { board, announcer, table } = screen;
+  const { board, announcer, table, notice } = screen;
   return together(
     listen($('overlay-new-game'), 'click', () => game.newGame()),
     listen($('try-again'), 'click', () => game.newGame()),
@@ -130,9 +141,9 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
     listen($('read-board'), 'click', () => announcer.say(table.describe(messages.boardRow))),
     bindSolver(
       { hint: $('hint'), autoplay: $('autoplay'), speed: $('autoplay-speed'), arrow: $('hint-arrow') },
-      { game, api, messages, announcer },
+      { game, api, messages, announcer, notice },
     ),
-    bindRecordMenu($('record-menu'), { game, api, messages }),
+    bindRecordMenu($('record-menu'), { game, api, messages, notice }),
     bindComingBack(doc.defaultView, game, storage.onGameSaved),
   );
 }

@@ -208,18 +208,43 @@ export class Overlay {
   }
 }
 
-/** A small "connection problem" notice. */
+/**
+ * The notice at the foot of the screen (fixed: it never moves the board): the server cannot be
+ * reached, said from show() until hide(); or a short message (flash) when nothing else is said.
+ */
 export class Notice {
   constructor(el) {
     this.el = el;
+    this.unreachable = el.textContent;
+    this.down = false;
+    this.timer = 0;
   }
 
   show() {
-    this.el.hidden = false;
+    this.down = true;
+    this.say(this.unreachable);
   }
 
   hide() {
-    this.el.hidden = true;
+    this.down = false;
+    if (!this.timer) this.el.hidden = true;
+  }
+
+  /** `text` (by default: the server cannot be reached) for a few seconds, unless the server is down. */
+  flash(text = this.unreachable) {
+    if (this.down) return;
+    this.say(text);
+    this.timer = setTimeout(() => {
+      this.timer = 0;
+      if (!this.down) this.el.hidden = true;
+    }, 4000);
+  }
+
+  say(text) {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    this.el.textContent = text;
+    this.el.hidden = false;
   }
 }
 
