@@ -24,14 +24,18 @@ function requestId() {
 /**
  * The requests, each retried by api.js's policy, with the connection notice shown while the server
  * cannot be reached (network errors, 5xx; not a rate limit, which is a wait) and hidden by any
- * answer. `sealedCopy(state)` gives the server's sealed copy of that state, if the page kept one:
- * sent with a restore, it gives the game back as the server had it.
+ * answer. `onDown()` runs when the server stops answering: from then until it answers, the page
+ * shows nothing it has not confirmed (reachable() is false). `sealedCopy(state)` gives the server's
+ * sealed copy of that state, if the page kept one: sent with a restore, it gives the game back as
+ * the server had it.
  */
-function createConversation({ api, notice, sealedCopy }) {
+function createConversation({ api, notice, sealedCopy, onDown }) {
+  let down = false;
   /** One try of `call`: an answer hides the notice, and so does a failure that is no connection problem. */
   async function noticed(call) {
     try {
       const value = await call();
+      down = false;
       notice.hide();
       return value;
     } catch (err) {
@@ -41,13 +45,19 @@ function createConversation({ api, notice, sealedCopy }) {
   }
   const hooks = {
     onRetry(err) {
-      if (err.status !== 429) notice.show();
+      if (err.status === 429) return;
+      notice.show();
+      if ((err.network || err.status >= 500) && !down) {
+        down = true;
+        onDown();
+      }
     },
   };
   const ask = (call) => withRetry(() => noticed(call), hooks);
   const putBack = (state) => ask(() => api.putGame(state, sealedCopy(state)));
 
   return {
+    reachable: () => !down,
     getGame: () => ask(api.getGame),
     newGame: () => ask(api.newGame),
     keepPlaying: () => ask(api.keepPlaying),
@@ -116,12 +126,19 @@ function createConfirmed(queue) {
  * kind: "moved" (a batch was confirmed; event.directions are its keys), "finished" (refused: the
  * game is finished), "new", "kept", "loaded" (a saved game shown before the server answered),
  * "restored" (the server had forgotten the game and has ours back), "resync" (the server has our
- * game), "reset" (it has another) or "busy". Whenever the server's game is not the one the keys
+ * game), "reset" (it has another), "held" (the server stopped answering: the keys not sent are
+ * dropped) or "busy". Whenever the server's game is not the one the keys
  * were pressed on, the keys not yet played are dropped. `sealedCopy(state)`: see createConversation.
  */
 export function connect({ api, notice, onChange, maxBatch, sealedCopy }) {
-  const talk = createConversation({ api, notice, sealedCopy });
   const queue = createQueue(maxBatch);
+  // Keys pressed after the batch the server did not answer are dropped: no board is shown that
+  // the game may never have. Only the batch out stays, sent again until it is answered.
+  const onDown = () => {
+    queue.clear();
+    onChange({ kind: 'held' });
+  };
+  const talk = createConversation({ api, notice, sealedCopy, onDown });
   const game = createConfirmed(queue);
   const sender = createSender({ talk, game, queue, onChange });
   const { control } = sender;
@@ -138,8 +155,8 @@ export function connect({ api, notice, onChange, maxBatch, sealedCopy }) {
     state: game.state,
     /** The directions pressed and not yet confirmed, oldest first. */
     directions: queue.pending,
-    /** Whether moves can be pressed: there is a board to predict on. */
-    accepting: () => !!game.state() && !starting,
+    /** Whether moves can be pressed: there is a board to predict on, and the server answers. */
+    accepting: () => !!game.state() && !starting && talk.reachable(),
 
     /** Load: show the saved game at once (if any), then the server's, or ours put back on it. */
     start(saved) {
