@@ -2,6 +2,7 @@
 // returning its own unsubscribe. Hint, Auto-play and the record menu load their modules
 // (assist.js, records.js) on first use: they are not needed to play.
 
+import { bindActionKeys } from './input.js';
 import { isFinished } from './storage.js';
 
 /** addEventListener, returning its removal. */
@@ -31,6 +32,24 @@ function bindNewGame(button, dialog, { game, board }) {
       if (dialog.returnValue === 'new') game.newGame();
       board.focus({ preventScroll: true });
     }),
+  );
+}
+
+/**
+ * Undo, by its button or keys (input.js): marked aria-disabled while the page knows there is
+ * nothing to take back (no move yet, or the server said so), and saying why when asked then.
+ */
+function bindUndo(doc, button, { game, messages, notice }) {
+  const nothingToUndo = (nothing) => button.setAttribute('aria-disabled', String(nothing));
+  async function undo() {
+    if (button.getAttribute('aria-disabled') !== 'true' && (await game.undo()) !== 'refused') return;
+    nothingToUndo(true);
+    notice.flash(messages.cannotUndo);
+  }
+  return together(
+    listen(button, 'click', undo),
+    bindActionKeys(doc, (action) => action === 'undo' && undo()),
+    game.onStateChange((state) => nothingToUndo(state.moves === 0)),
   );
 }
 
@@ -133,6 +152,7 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
     listen($('try-again'), 'click', () => game.newGame()),
     listen($('keep-playing'), 'click', () => game.keepPlaying()),
     bindNewGame($('new-game'), $('confirm-new-game'), { game, board }),
+    bindUndo(doc, $('undo'), { game, messages, notice }),
     listen($('main'), 'click', (event) => {
       if (event.target.closest('button')) board.focus({ preventScroll: true });
     }),

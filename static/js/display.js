@@ -5,7 +5,7 @@ import { predictMove } from './slide.js';
 import { isFinished } from './storage.js';
 import { directionName, fill } from './page.js';
 
-const ANNOUNCEMENTS = { new: 'newGame', restored: 'restored', kept: 'keepPlaying' };
+const ANNOUNCEMENTS = { new: 'newGame', restored: 'restored', kept: 'keepPlaying', undone: 'undone' };
 
 /** What confirmed moves did, briefly: the keys, the merges, the new tile, the score. */
 function describeMoves({ messages, format }, before, state, directions) {

@@ -1,4 +1,5 @@
-// Keyboard and touch input: turns key presses and swipes into directions.
+// Keyboard and touch input: turns key presses and swipes into directions, and the keys of the
+// page's other actions (undo) into actions.
 
 const KEYS = {
   ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
@@ -30,18 +31,36 @@ export function directionForKey(event) {
   return null;
 }
 
-/** Call onDirection(direction) for mapped keys; they don't scroll the page. */
-export function bindKeyboard(target, onDirection) {
+// The keys of actions: Ctrl+Z or Cmd+Z as everywhere, and U (by its place, on a non-Latin layout).
+const ACTION_KEYS = { z: { modified: true, action: 'undo' }, u: { modified: false, action: 'undo' } };
+
+/** The action ('undo') for a keydown event that is no direction, or null. */
+export function actionForKey(event) {
+  if (event.altKey || event.shiftKey) return null;
+  const k = (event.key || '').toLowerCase();
+  const letter = /^[a-z]$/.test(k) ? k : k.length === 1 && (event.code || '').replace(/^Key/, '').toLowerCase();
+  const found = ACTION_KEYS[letter];
+  return found && found.modified === (event.ctrlKey || event.metaKey) ? found.action : null;
+}
+
+/** Call `handle(value)` for the keys `meaning(event)` gives a value, outside text fields and dialogs; they do nothing else. */
+function bindKeys(target, meaning, handle) {
   const handler = (event) => {
     if (event.defaultPrevented || event.isComposing || keepsKeys(event.target)) return;
-    const direction = directionForKey(event);
-    if (!direction) return;
+    const value = meaning(event);
+    if (!value) return;
     event.preventDefault();
-    onDirection(direction);
+    handle(value);
   };
   target.addEventListener('keydown', handler);
   return () => target.removeEventListener('keydown', handler);
 }
+
+/** Call onAction(action) for the keys of actions (actionForKey). */
+export const bindActionKeys = (target, onAction) => bindKeys(target, actionForKey, onAction);
+
+/** Call onDirection(direction) for mapped keys; they don't scroll the page. */
+export const bindKeyboard = (target, onDirection) => bindKeys(target, directionForKey, onDirection);
 
 /**
  * Call onDirection(direction) for a one-finger swipe on `el`: the larger axis decides, moves

@@ -61,6 +61,7 @@ function createConversation({ api, notice, sealedCopy, onDown }) {
     getGame: () => ask(api.getGame),
     newGame: () => ask(api.newGame),
     keepPlaying: () => ask(api.keepPlaying),
+    undo: (moves) => ask(() => api.undo(moves)),
     hint: () => ask(api.hint),
     /** The server's sealed copy of its game, {token, moves}: asked once, again after the next change. */
     sealedCopy: () => noticed(api.sealedCopy),
@@ -126,7 +127,7 @@ function createConfirmed(queue) {
  * kind: "moved" (a batch was confirmed; event.directions are its keys), "finished" (refused: the
  * game is finished), "new", "kept", "loaded" (a saved game shown before the server answered),
  * "restored" (the server had forgotten the game and has ours back), "resync" (the server has our
- * game), "reset" (it has another), "held" (the server stopped answering: the keys not sent are
+ * game), "reset" (it has another), "undone" (the last move was taken back), "held" (the server stopped answering: the keys not sent are
  * dropped) or "busy". Whenever the server's game is not the one the keys
  * were pressed on, the keys not yet played are dropped. `sealedCopy(state)`: see createConversation.
  */
@@ -142,12 +143,23 @@ export function connect({ api, notice, onChange, maxBatch, sealedCopy }) {
   const game = createConfirmed(queue);
   const sender = createSender({ talk, game, queue, onChange });
   const { control } = sender;
-  let starting = false; // a new game is on its way: there is no board to play on
+  let replacing = false; // a new game or an undo is on its way: there is no board to play on
 
-  const busy = () => !game.verified() || starting || sender.busy() || queue.hasWaiting();
+  const busy = () => !game.verified() || replacing || sender.busy() || queue.hasWaiting();
   /** Take the server's game (its `answer`, if already asked), or ours put back on it, and tell. */
   const resync = async (answer) => onChange({ kind: game.take(await talk.serverGame(game.state, answer)) });
-  const parts = { game, talk, control, onChange, busy, resync };
+  const parts = { game, talk, control, onChange, busy, resync, queue };
+  /** Run `step` as a control step while keys are refused: the board they would slide is being replaced. */
+  const replace = (step) => {
+    replacing = true;
+    return control(async () => {
+      try {
+        return await step();
+      } finally {
+        replacing = false;
+      }
+    });
+  };
 
   return {
     isBusy: busy,
@@ -156,7 +168,7 @@ export function connect({ api, notice, onChange, maxBatch, sealedCopy }) {
     /** The directions pressed and not yet confirmed, oldest first. */
     directions: queue.pending,
     /** Whether moves can be pressed: there is a board to predict on, and the server answers. */
-    accepting: () => !!game.state() && !starting && talk.reachable(),
+    accepting: () => !!game.state() && !replacing && talk.reachable(),
 
     /** Load: show the saved game at once (if any), then the server's, or ours put back on it. */
     start(saved) {
@@ -172,18 +184,14 @@ export function connect({ api, notice, onChange, maxBatch, sealedCopy }) {
       sender.pump();
     },
 
-    newGame() {
-      starting = true;
-      return control(async () => {
-        queue.clear();
-        try {
-          game.confirm(await talk.newGame());
-          onChange({ kind: 'new' });
-        } finally {
-          starting = false;
-        }
-      });
-    },
+    newGame: () => replace(async () => {
+      queue.clear();
+      game.confirm(await talk.newGame());
+      onChange({ kind: 'new' });
+    }),
+
+    /** Take the last confirmed move back; resolves to "undone", "refused" (nothing to take back) or "resync". */
+    undo: () => replace(() => undo(parts)),
 
     keepPlaying: () => control(() => keepPlaying(parts)),
     refresh: () => refresh(parts),
@@ -203,6 +211,22 @@ async function keepPlaying({ game, talk, onChange, resync }) {
     console.warn('2048: keep playing refused', err);
     await resync();
   }
+}
+
+/** Take the last move back (a control step: nothing is on its way). */
+async function undo({ game, talk, onChange, resync, queue }) {
+  try {
+    game.confirm(await talk.undo(game.state().moves));
+  } catch (err) {
+    const code = err.data && err.data.error && err.data.error.code;
+    if (code === 'cannot_undo') return 'refused';
+    if (code !== 'out_of_sync') throw err;
+    await resync(); // the game moved on elsewhere: show it, take nothing back
+    return 'resync';
+  }
+  queue.clear();
+  onChange({ kind: 'undone' });
+  return 'undone';
 }
 
 /**

@@ -127,7 +127,7 @@ export function saveSealedCopy(sealed) {
 }
 
 const SEAL_AFTER_MS = 1000; // a pause in play this long asks for the game's sealed copy
-const PLAYED_HERE = new Set(['moved', 'kept', 'restored']); // the changes this window made
+const PLAYED_HERE = new Set(['moved', 'kept', 'restored', 'undone']); // the changes this window made
 
 /**
  * The sealed copy's keeper. `state()`: the confirmed game; `ask()`: the server's sealed copy of it;
