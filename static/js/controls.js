@@ -116,6 +116,11 @@ function bindRecordMenu(menu, records) {
     records.game.onStateChange((state) => {
       if (isFinished(state)) menu.open = true;
     }),
+    // The overlay's Share: the menu's, with the name kept from last time (or asked for there).
+    listen(records.share, 'click', () => {
+      menu.open = true;
+      onLoaded(recordMenu, (m) => m.save('share'))();
+    }),
   );
 }
 
@@ -163,7 +168,7 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
       { hint: $('hint'), autoplay: $('autoplay'), speed: $('autoplay-speed'), arrow: $('hint-arrow') },
       { game, api, messages, announcer, notice },
     ),
-    bindRecordMenu($('record-menu'), { game, api, messages, notice }),
+    bindRecordMenu($('record-menu'), { game, api, messages, notice, share: $('overlay-share') }),
     bindComingBack(doc.defaultView, game, storage.onGameSaved),
   );
 }

@@ -168,17 +168,19 @@ export class ScoreView {
   }
 }
 
-/** The win / game-over overlay on the board. */
+/** The win / game-over overlay on the board: what happened, the final score, and what next. */
 export class Overlay {
-  constructor(root, text, buttons) {
+  constructor(root, [text, detail], buttons) {
     this.root = root;
     this.text = text;
+    this.detail = detail;
     this.buttons = buttons; // { keepPlaying, tryAgain, newGame }
     this.kind = null;
   }
 
-  /** kind: "won" (keep playing or new game), "won-over" (new game only), "over" (try again). */
-  show(kind, message) {
+  /** kind: "won" (keep playing or new game), "won-over" (new game only), "over" (try again); `detail`: the final score. */
+  show(kind, message, detail) {
+    this.detail.textContent = detail;
     if (this.kind === kind && !this.root.hidden) return;
     this.kind = kind;
     this.text.textContent = message;
@@ -279,7 +281,7 @@ export function createScreen(doc, messages, onIdle) {
     format,
     view: new BoardView($('tiles'), { onIdle, table }),
     score: new ScoreView($('score'), $('best-score'), format),
-    overlay: new Overlay($('game-message'), $('message-text'), {
+    overlay: new Overlay($('game-message'), [$('message-text'), $('final-score')], {
       keepPlaying: $('keep-playing'),
       tryAgain: $('try-again'),
       newGame: $('overlay-new-game'),

@@ -91,6 +91,34 @@ def test_board_fits_the_screen(page, width, height, board_size):
     assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
+IN_VIEW = ["board", "score", "best-score", "new-game", "undo", "hint", "autoplay", "autoplay-speed"]
+
+
+def boxes(page):
+    return {test_id: page.get_by_test_id(test_id).bounding_box() for test_id in IN_VIEW}
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+@pytest.mark.parametrize("width, height", [(1280, 800), (1366, 768)])
+def test_a_laptop_shows_the_board_and_every_control_without_scrolling_and_auto_play_moves_none(
+    page, language, width, height
+):
+    page.set_viewport_size({"width": width, "height": height})
+    put_game(page, [*LOW[:2], [0] * 4, [0] * 4], score=300, moves=40)
+    page.goto(f"/language/{language}?next=/")
+    wait_idle(page)
+    before = boxes(page)
+    for test_id, box in before.items():
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, test_id
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, test_id
+    assert page.evaluate("() => document.documentElement.scrollTop") == 0
+
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('gameState')).moves >= 42", timeout=30_000)
+    assert boxes(page) == before  # the button says Stop; nothing moved
+    page.get_by_test_id("autoplay").click()
+
+
 @pytest.mark.parametrize("language", ["en", "cs"])
 @pytest.mark.parametrize("width, score", [(1024, 123_456), (1024, 10_000_000), (390, 1_000_000), (320, 10_000_000)])
 def test_scores_up_to_ten_million_fit_beside_or_above_the_board(page, language, width, score):
