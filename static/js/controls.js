@@ -13,6 +13,12 @@ function listen(target, type, handler, options) {
 
 const together = (...offs) => () => offs.forEach((off) => off());
 
+/** Whether a click on a modal dialog fell on its backdrop (the backdrop's clicks are the dialog's). */
+function outside(dialog, { clientX: x, clientY: y }) {
+  const box = dialog.getBoundingClientRect();
+  return x < box.left || x > box.right || y < box.top || y > box.bottom;
+}
+
 /** New game, asked first when it would throw away a game with moves (Escape keeps it). */
 function bindNewGame(button, dialog, { game, board }) {
   return together(
@@ -27,6 +33,7 @@ function bindNewGame(button, dialog, { game, board }) {
     listen(dialog, 'click', (event) => {
       const choice = event.target.closest('button');
       if (choice) dialog.close(choice.value);
+      else if (event.target === dialog && outside(dialog, event)) dialog.close('keep'); // the backdrop
     }),
     listen(dialog, 'close', () => {
       if (dialog.returnValue === 'new') game.newGame();

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from app.engine import MAX_SCORE
 
-from .helpers import axe_violations, load, put_game, wait_idle
+from .helpers import axe_violations, load, put_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -297,3 +297,45 @@ def test_first_load_fits_the_byte_budget(new_context, base_url, console_guard, r
         print(f"  {size:7d}  {url}")
     assert "/" in sizes and "/static/css/style.css" in sizes and "/static/js/main.js" in sizes
     assert total <= BUDGET
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_phone_gets_form_fields_it_need_not_zoom_into_and_touch_targets_of_44_px(page, scheme):
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": 390, "height": 844})
+    load(page)
+    page.locator("#record-menu summary").click()
+    field = page.locator("#record-name").evaluate(
+        "el => { const cs = getComputedStyle(el); return {size: parseFloat(cs.fontSize), height: el.offsetHeight,"
+        " bg: cs.backgroundColor, page: getComputedStyle(document.documentElement).backgroundColor}; }"
+    )
+    assert field["size"] >= 16 and field["height"] >= 44
+    assert field["bg"] == field["page"]  # the page's colours, in either scheme, not the browser's white
+    small = page.evaluate(
+        "() => [...document.querySelectorAll('main button, main summary, main input')]"
+        ".filter(el => el.offsetParent && !el.closest('.visually-hidden-focusable') && el.offsetHeight < 44)"
+        ".map(el => el.id || el.textContent)"
+    )
+    assert small == []
+
+
+def test_clicking_the_new_game_dialogs_backdrop_keeps_the_game(page):
+    load(page)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowUp")
+    wait_idle(page)
+    page.get_by_test_id("new-game").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    page.mouse.click(5, 5)  # the backdrop
+    expect(dialog).to_be_hidden()
+    wait_idle(page)
+    assert server_state(page)["moves"] >= 1
+
+
+def test_the_manifest_speaks_the_pages_language(page):
+    page.goto("/language/cs?next=/")
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    manifest = json.loads(page.request.get(href).text())
+    assert manifest["lang"] == "cs"
+    assert manifest["description"].startswith("Spojujte čísla")
