@@ -5,7 +5,7 @@
 // and its animations stay exactly as consistent as when a person plays.
 
 import { sleep } from './api.js';
-import { directionName, fill } from './page.js';
+import { directionName, fill, loadStyle } from './page.js';
 import { isFinished } from './storage.js';
 
 // Pause after each auto-played move has finished animating.
@@ -122,8 +122,9 @@ function createAutoplay({ autoplay: button, speed }, { game, api, messages, anno
   return { stop, toggle: () => (playing ? stop() : start()), run: () => run };
 }
 
-/** `elements`: the hint and autoplay buttons, the speed group and the hint's arrow. */
-export function createAssist(elements, { game, api, messages, announcer, notice }) {
+/** `elements`: the hint and autoplay buttons, the speed group and the hint's arrow (styled by assist.css). */
+export async function createAssist(elements, { game, api, messages, announcer, notice }) {
+  await loadStyle('assist');
   const arrow = createArrow(elements.arrow);
   const autoplay = createAutoplay(elements, { game, api, messages, announcer, notice, arrow });
   const showHint = createHint(elements.hint, { game, messages, announcer, notice, arrow, run: autoplay.run });

@@ -62,56 +62,18 @@ export const bindActionKeys = (target, onAction) => bindKeys(target, actionForKe
 /** Call onDirection(direction) for mapped keys; they don't scroll the page. */
 export const bindKeyboard = (target, onDirection) => bindKeys(target, directionForKey, onDirection);
 
+const TOUCH_EVENTS = ['touchstart', 'touchend', 'touchcancel'];
+
 /**
- * Call onDirection(direction) for a one-finger swipe on `el`: the larger axis decides, moves
- * shorter than `threshold` CSS pixels are ignored. The swipe never scrolls the page.
+ * Swipes on `el` (swipe.js), loaded on the first touch: a player with a mouse or keys never needs
+ * them. The touches that come before it is loaded are handed to it, so the first swipe counts.
  */
-export function bindSwipe(el, onDirection, { threshold = 16 } = {}) {
-  let start = null;
-
-  const onStart = (event) => {
-    if (event.touches.length !== 1 || (event.target instanceof Element && event.target.closest('button, a'))) {
-      start = null;
-      return;
-    }
-    const t = event.touches[0];
-    start = { id: t.identifier, x: t.clientX, y: t.clientY };
-  };
-
-  const onMove = (event) => {
-    if (event.cancelable) event.preventDefault();
-    if (event.touches.length > 1) start = null; // a second finger cancels the swipe
-  };
-
-  const onEnd = (event) => {
-    if (!start) return;
-    if (event.touches.length > 0) {
-      start = null;
-      return;
-    }
-    const t = Array.from(event.changedTouches).find((touch) => touch.identifier === start.id);
-    const from = start;
-    start = null;
-    if (!t) return;
-    const dx = t.clientX - from.x;
-    const dy = t.clientY - from.y;
-    if (Math.max(Math.abs(dx), Math.abs(dy)) < threshold) return;
-    if (Math.abs(dx) > Math.abs(dy)) onDirection(dx > 0 ? 'right' : 'left');
-    else onDirection(dy > 0 ? 'down' : 'up');
-  };
-
-  const onCancel = () => {
-    start = null;
-  };
-
-  el.addEventListener('touchstart', onStart, { passive: true });
-  el.addEventListener('touchmove', onMove, { passive: false });
-  el.addEventListener('touchend', onEnd);
-  el.addEventListener('touchcancel', onCancel);
-  return () => {
-    el.removeEventListener('touchstart', onStart);
-    el.removeEventListener('touchmove', onMove);
-    el.removeEventListener('touchend', onEnd);
-    el.removeEventListener('touchcancel', onCancel);
-  };
+export function bindSwipe(el, onDirection) {
+  const early = [];
+  const keep = (event) => early.push(event);
+  TOUCH_EVENTS.forEach((type) => el.addEventListener(type, keep, { passive: true }));
+  el.addEventListener('touchstart', () => import('./swipe.js').then((swipe) => {
+    TOUCH_EVENTS.forEach((type) => el.removeEventListener(type, keep, { passive: true }));
+    swipe.bindSwipe(el, onDirection, { early });
+  }), { once: true, passive: true });
 }

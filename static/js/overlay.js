@@ -1,7 +1,9 @@
-// The win / game-over overlay on the board; render.js loads it when a game first ends.
+// The win / game-over overlay on the board; render.js loads it (and its style) when a game first ends.
+
+import { loadStyle } from './page.js';
 
 /** The win / game-over overlay on the board: what happened, the final score, and what next. */
-export class Overlay {
+class Overlay {
   constructor(root, [text, detail], buttons) {
     this.root = root;
     this.text = text;
@@ -40,4 +42,10 @@ export class Overlay {
   get visible() {
     return !this.root.hidden;
   }
+}
+
+/** The overlay on `root`, once its style applies. */
+export async function createOverlay(root, texts, buttons) {
+  await loadStyle('overlay');
+  return new Overlay(root, texts, buttons);
 }

@@ -268,11 +268,11 @@ export function createScreen(doc, messages, onIdle) {
     format,
     view: new BoardView($('tiles'), { onIdle, table }),
     score: new ScoreView($('score'), $('best-score'), format),
-    overlay: lazyOverlay(() => import('./overlay.js').then(({ Overlay }) => new Overlay($('game-message'), [$('message-text'), $('final-score')], {
-      keepPlaying: $('keep-playing'),
-      tryAgain: $('try-again'),
-      newGame: $('overlay-new-game'),
-    }))),
+    overlay: lazyOverlay(() => import('./overlay.js').then(({ createOverlay }) => createOverlay(
+      $('game-message'),
+      [$('message-text'), $('final-score')],
+      { keepPlaying: $('keep-playing'), tryAgain: $('try-again'), newGame: $('overlay-new-game') },
+    ))),
     notice: new Notice($('notice')),
     announcer: new Announcer($('announcer')),
     setBusy: (busy) => {

@@ -127,13 +127,14 @@ def test_hint_and_autoplay_work_again_after_an_outage(page, console_guard):
     console_guard.allow(r"Failed to load resource|Failed to fetch dynamically imported module")
     put_game(page, ONLY_UP_OR_LEFT)
     load(page)
-    page.route("**/static/js/assist.js*", lambda route: route.abort("connectionrefused"))
+    # the context's routes stop the service worker's requests too
+    page.context.route("**/static/js/assist.js*", lambda route: route.abort("connectionrefused"))
     page.get_by_test_id("hint").click()
     notice = page.get_by_test_id("notice")
     expect(notice).to_be_visible()
     expect(notice).to_contain_text("cannot be reached")
 
-    page.unroute("**/static/js/assist.js*")
+    page.context.unroute("**/static/js/assist.js*")
     page.get_by_test_id("hint").click()
     expect(page.get_by_test_id("hint-arrow")).to_be_visible()
     autoplay = page.get_by_test_id("autoplay")
