@@ -13,50 +13,23 @@ function listen(target, type, handler, options) {
 
 const together = (...offs) => () => offs.forEach((off) => off());
 
-/** Whether a click on a modal dialog fell on its backdrop (the backdrop's clicks are the dialog's). */
-function outside(dialog, { clientX: x, clientY: y }) {
-  const box = dialog.getBoundingClientRect();
-  return x < box.left || x > box.right || y < box.top || y > box.bottom;
-}
-
-/** New game, asked first when it would throw away a game with moves (Escape keeps it). */
-function bindNewGame(button, dialog, { game, board }) {
-  return together(
-    listen(button, 'click', () => {
-      if (!game.inProgress()) {
-        game.newGame();
-        return;
-      }
-      dialog.returnValue = '';
-      dialog.showModal();
-    }),
-    listen(dialog, 'click', (event) => {
-      const choice = event.target.closest('button');
-      if (choice) dialog.close(choice.value);
-      else if (event.target === dialog && outside(dialog, event)) dialog.close('keep'); // the backdrop
-    }),
-    listen(dialog, 'close', () => {
-      if (dialog.returnValue === 'new') game.newGame();
-      board.focus({ preventScroll: true });
-    }),
-  );
+/** New game, asked first (confirm.js, loaded then) when it would throw away a game with moves. */
+function bindNewGame(button, dialog, { game, board, notice }) {
+  const confirm = lazily(() => import('./confirm.js').then((m) => m.bindConfirm(dialog, { game, board })), notice);
+  const ask = onLoaded(confirm, (showDialog) => showDialog());
+  return listen(button, 'click', () => (game.inProgress() ? ask() : game.newGame()));
 }
 
 /**
  * Undo, by its button or keys (input.js): marked aria-disabled while the page knows there is
- * nothing to take back (no move yet, or the server said so), and saying why when asked then.
+ * nothing to take back (no move yet, or the server said so); undo.js does the rest, loaded on first use.
  */
 function bindUndo(doc, button, { game, messages, notice }) {
-  const nothingToUndo = (nothing) => button.setAttribute('aria-disabled', String(nothing));
-  async function undo() {
-    if (button.getAttribute('aria-disabled') !== 'true' && (await game.undo()) !== 'refused') return;
-    nothingToUndo(true);
-    notice.flash(messages.cannotUndo);
-  }
+  const undo = onLoaded(lazily(() => import('./undo.js'), notice), (m) => m.undo(button, { game, messages, notice }));
   return together(
     listen(button, 'click', undo),
     bindActionKeys(doc, (action) => action === 'undo' && undo()),
-    game.onStateChange((state) => nothingToUndo(state.moves === 0)),
+    game.onStateChange((state) => button.setAttribute('aria-disabled', String(state.moves === 0))),
   );
 }
 
@@ -110,16 +83,8 @@ function bindSolver(buttons, assist) {
 function bindRecordMenu(menu, records) {
   const recordMenu = lazily(() => import('./records.js').then((m) => m.createRecordMenu(menu, records)), records.notice);
   return together(
+    // Opening the menu loads it; its buttons are bound then (records.js).
     listen(menu, 'toggle', onLoaded(recordMenu, () => {})),
-    // Clicked before the module is loaded, a button still acts once it is.
-    listen(menu, 'click', (event) => {
-      const button = event.target.closest('button[data-action]');
-      if (button) onLoaded(recordMenu, (m) => m.save(button.dataset.action))();
-    }),
-    listen(menu.querySelector('form'), 'submit', (event) => {
-      event.preventDefault(); // Enter in the name field shares
-      onLoaded(recordMenu, (m) => m.save('share'))();
-    }),
     records.game.onStateChange((state) => {
       if (isFinished(state)) menu.open = true;
     }),
@@ -163,7 +128,7 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
     listen($('overlay-new-game'), 'click', () => game.newGame()),
     listen($('try-again'), 'click', () => game.newGame()),
     listen($('keep-playing'), 'click', () => game.keepPlaying()),
-    bindNewGame($('new-game'), $('confirm-new-game'), { game, board }),
+    bindNewGame($('new-game'), $('confirm-new-game'), { game, board, notice }),
     bindUndo(doc, $('undo'), { game, messages, notice }),
     listen($('main'), 'click', (event) => {
       if (event.target.closest('button')) board.focus({ preventScroll: true });

@@ -3,7 +3,6 @@
 
 const KEYS = {
   ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
-  Up: 'up', Down: 'down', Left: 'left', Right: 'right', // old Edge
   w: 'up', a: 'left', s: 'down', d: 'right',
   k: 'up', j: 'down', h: 'left', l: 'right',           // vim
 };
@@ -62,18 +61,23 @@ export const bindActionKeys = (target, onAction) => bindKeys(target, actionForKe
 /** Call onDirection(direction) for mapped keys; they don't scroll the page. */
 export const bindKeyboard = (target, onDirection) => bindKeys(target, directionForKey, onDirection);
 
-const TOUCH_EVENTS = ['touchstart', 'touchend', 'touchcancel'];
+const TOUCH_EVENTS = ['touchstart', 'touchmove', 'touchend', 'touchcancel'];
 
 /**
  * Swipes on `el` (swipe.js), loaded on the first touch: a player with a mouse or keys never needs
- * them. The touches that come before it is loaded are handed to it, so the first swipe counts.
+ * them. The touches that come before it is loaded are handed to it, so the first swipe counts; its
+ * moves are held from the browser meanwhile (else the browser takes the touch for a gesture of its
+ * own, and the next tap clicks nothing).
  */
 export function bindSwipe(el, onDirection) {
   const early = [];
-  const keep = (event) => early.push(event);
-  TOUCH_EVENTS.forEach((type) => el.addEventListener(type, keep, { passive: true }));
+  const keep = (event) => {
+    if (event.type === 'touchmove' && event.cancelable) event.preventDefault();
+    early.push(event);
+  };
+  TOUCH_EVENTS.forEach((type) => el.addEventListener(type, keep, { passive: type !== 'touchmove' }));
   el.addEventListener('touchstart', () => import('./swipe.js').then((swipe) => {
-    TOUCH_EVENTS.forEach((type) => el.removeEventListener(type, keep, { passive: true }));
+    TOUCH_EVENTS.forEach((type) => el.removeEventListener(type, keep, { passive: type !== 'touchmove' }));
     swipe.bindSwipe(el, onDirection, { early });
   }), { once: true, passive: true });
 }

@@ -67,5 +67,13 @@ export function createRecordMenu(menu, { game, api, messages }) {
     }
   }
 
+  menu.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-action]');
+    if (button) save(button.dataset.action);
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault(); // Enter in the name field shares
+    save('share');
+  });
   return { save };
 }

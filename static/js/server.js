@@ -12,7 +12,7 @@ import { isRetryable, withRetry } from './api.js';
 import { createQueue, createSender } from './sender.js';
 import { pickState } from './storage.js';
 
-const sameState = (a, b) => !!a && !!b && a.score === b.score && a.moves === b.moves
+export const sameState = (a, b) => !!a && !!b && a.score === b.score && a.moves === b.moves
   && a.won === b.won && a.keep_playing === b.keep_playing
   && a.board.every((row, r) => row.every((v, c) => v === b.board[r][c]));
 
@@ -191,69 +191,11 @@ export function connect({ api, notice, onChange, maxBatch, sealedCopy }) {
     }),
 
     /** Take the last confirmed move back; resolves to "undone", "refused" (nothing to take back) or "resync". */
-    undo: () => replace(() => undo(parts)),
+    undo: () => replace(async () => (await import('./undo.js')).undoLastMove(parts)),
 
-    keepPlaying: () => control(() => keepPlaying(parts)),
-    refresh: () => refresh(parts),
+    keepPlaying: () => control(async () => (await import('./steps.js')).keepPlaying(parts)),
+    refresh: async () => (await import('./steps.js')).refresh(parts),
     sealedCopy: talk.sealedCopy,
-    hint: () => hint(parts),
+    hint: async () => (await import('./steps.js')).hint(parts),
   };
-}
-
-/** After a win: continue the same game (a control step). */
-async function keepPlaying({ game, talk, onChange, resync }) {
-  const state = game.state();
-  if (!state || !state.won || state.keep_playing) return;
-  try {
-    game.confirm(await talk.keepPlaying());
-    onChange({ kind: 'kept' });
-  } catch (err) {
-    console.warn('2048: keep playing refused', err);
-    await resync();
-  }
-}
-
-/** Take the last move back (a control step: nothing is on its way). */
-async function undo({ game, talk, onChange, resync, queue }) {
-  try {
-    game.confirm(await talk.undo(game.state().moves));
-  } catch (err) {
-    const code = err.data && err.data.error && err.data.error.code;
-    if (code === 'cannot_undo') return 'refused';
-    if (code !== 'out_of_sync') throw err;
-    await resync(); // the game moved on elsewhere: show it, take nothing back
-    return 'resync';
-  }
-  queue.clear();
-  onChange({ kind: 'undone' });
-  return 'undone';
-}
-
-/**
- * Ask the server whether its game is still ours (another window may have played, or the window
- * was away). Keys are not held up meanwhile: if one is pressed, its answer tells.
- */
-async function refresh({ game, talk, control, onChange, busy, resync }) {
-  if (busy()) return;
-  const before = game.state();
-  const server = await talk.getGame();
-  if (game.state() !== before || busy()) return;
-  if (server.created) {
-    await control(() => resync(server));
-  } else if (!sameState(server, before)) {
-    game.confirm(server);
-    onChange({ kind: 'reset' });
-  }
-}
-
-/** The solver's move for the confirmed game; a forgotten game is put back first. */
-async function hint({ game, talk, control, resync }) {
-  for (let restored = false; ; restored = true) {
-    try {
-      return await talk.hint();
-    } catch (err) {
-      if (err.status !== 404 || restored || !game.state()) throw err;
-      await control(() => resync());
-    }
-  }
 }

@@ -43,7 +43,7 @@ export function bindSwipe(el, onDirection, { threshold = 16, early = [] } = {}) 
     start = null;
   };
 
-  const handlers = { touchstart: onStart, touchend: onEnd, touchcancel: onCancel };
+  const handlers = { touchstart: onStart, touchmove: onMove, touchend: onEnd, touchcancel: onCancel };
   for (const event of early) handlers[event.type](event);
   el.addEventListener('touchstart', onStart, { passive: true });
   el.addEventListener('touchmove', onMove, { passive: false });

@@ -29,9 +29,11 @@ def test_layout_has_every_part(page):
         expect(page.get_by_test_id(test_id)).to_be_visible()
     expect(page.locator(".grid-cell")).to_have_count(16)
     expect(page.locator("#how-to-play")).to_contain_text("How to play")
+    page.get_by_role("link", name="Controls").click()  # every control, on the rules page
     controls = page.locator(".controls")
-    for text in ("Controls", "Arrow keys", "W", "A", "S", "D", "H", "J", "K", "L", "swipe", "New game"):
+    for text in ("Controls", "Arrow keys", "W", "A", "S", "D", "H", "J", "K", "L", "swipe", "New game", "Undo"):
         expect(controls).to_contain_text(text)
+    page.go_back()
     assert page.locator("html").get_attribute("lang") == "en"
     assert page.locator("button").count() == page.locator("button[type=button]").count()
 

@@ -20,6 +20,9 @@ def press_a_move(page):
 
 
 def assert_shows(page, state):
+    """Once the page has the game at ``state``'s count (undo's module may still be loading), it is ``state``."""
+    page.wait_for_function("m => JSON.parse(localStorage.getItem('gameState')).moves === m", arg=state["moves"])
+    wait_idle(page)
     now = server_state(page)
     assert (now["board"], now["moves"], now["score"]) == (state["board"], state["moves"], state["score"])
     assert dom_board(page) == state["board"] and dom_score(page) == state["score"]
@@ -63,10 +66,9 @@ def test_the_sixth_undo_is_refused_and_said(page, console_guard):
     seed_game(page, 63)
     load(page)
     states = [press_a_move(page) for _ in range(6)]
-    for _ in range(5):
+    for state in reversed(states[1:]):  # one at a time: a key pressed while an undo is on its way is refused
         page.keyboard.press("u")
-        wait_idle(page)
-    assert_shows(page, states[1])
+        assert_shows(page, state)
     page.keyboard.press("u")
     expect(page.get_by_test_id("notice")).to_contain_text("undo goes back up to 5 moves")
     expect(page.get_by_test_id("undo")).to_have_attribute("aria-disabled", "true")
