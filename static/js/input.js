@@ -75,9 +75,13 @@ export function bindSwipe(el, onDirection) {
     if (event.type === 'touchmove' && event.cancelable) event.preventDefault();
     early.push(event);
   };
-  TOUCH_EVENTS.forEach((type) => el.addEventListener(type, keep, { passive: type !== 'touchmove' }));
-  el.addEventListener('touchstart', () => import('./swipe.js').then((swipe) => {
+  const load = () => import('./swipe.js').then((swipe) => {
     TOUCH_EVENTS.forEach((type) => el.removeEventListener(type, keep, { passive: type !== 'touchmove' }));
     swipe.bindSwipe(el, onDirection, { early });
-  }), { once: true, passive: true });
+  }, () => {
+    early.length = 0; // not loaded (the server was unreachable): the next touch tries again
+    el.addEventListener('touchstart', load, { once: true, passive: true });
+  });
+  TOUCH_EVENTS.forEach((type) => el.addEventListener(type, keep, { passive: type !== 'touchmove' }));
+  el.addEventListener('touchstart', load, { once: true, passive: true });
 }

@@ -37,7 +37,7 @@ export function loadStyle(name) {
   const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: pageData().styles[name] });
   const loaded = new Promise((resolve, reject) => {
     link.onload = resolve;
-    link.onerror = () => reject(new Error(`no style ${name}`));
+    link.onerror = reject;
   });
   document.head.append(link);
   return loaded;
