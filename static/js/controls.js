@@ -1,6 +1,7 @@
 // The game page's buttons and windows: what each does, bound as input.js binds keys, each bind*
-// returning its own unsubscribe. Hint, Auto-play and the record menu load their modules
-// (assist.js, records.js) on first use: they are not needed to play.
+// returning its own unsubscribe. Hint and Auto-play, the record menu, Undo and the New-game
+// question load their modules (assist.js, records.js, undo.js, confirm.js) on first use: they are
+// not needed to play.
 
 import { bindActionKeys } from './input.js';
 import { isFinished } from './storage.js';
