@@ -20,6 +20,16 @@ def index():
     return render_template("index.html", max_batch=MAX_BATCH)
 
 
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker (static/js/sw.js), served from the root: its scope is then every page.
+    Asked again on every visit (no-cache), so a new version of it is found at once."""
+    body = current_app.extensions["static_files"].body("js/sw.js")
+    response = current_app.response_class(body, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 @bp.get("/favicon.ico")
 def favicon():
     """Browsers that ignore <link rel="icon"> ask here; send them the SVG icon."""

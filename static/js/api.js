@@ -86,6 +86,8 @@ export function createApi(root = '/api') {
     /** A batch of directions played in order from the game at `moves` valid moves. */
     move: (directions, moves, id) => call('POST', '/game/moves', { directions, moves, id }),
     keepPlaying: () => call('POST', '/game/keep-playing', {}),
+    /** Take the last move back, from the game at `moves` valid moves: the state before it. */
+    undo: (moves) => call('POST', '/game/undo', { moves }),
     hint: () => call('GET', '/game/hint'),
     autoplay: () => call('POST', '/game/autoplay', {}),
     /** Save the session's game under `name`: {id, url}. Sent once: a retry after a lost answer would save it twice. */

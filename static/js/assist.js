@@ -5,7 +5,7 @@
 // and its animations stay exactly as consistent as when a person plays.
 
 import { sleep } from './api.js';
-import { directionName, fill } from './page.js';
+import { directionName, fill, loadStyle } from './page.js';
 import { isFinished } from './storage.js';
 
 // Pause after each auto-played move has finished animating.
@@ -34,9 +34,17 @@ async function askSolver(game) {
   return now && now.moves === before.moves && !isFinished(now) ? answer.direction : null;
 }
 
+/** Whether the game is finished, said visibly when it is: the solver has nothing to do on it. */
+function finished(game, { messages, notice }) {
+  if (!isFinished(game.getState())) return false;
+  notice.flash(messages.finished);
+  return true;
+}
+
 /** The Hint button's action; `run()` changes on every stop of auto-play, which silences a hint asked before. */
-function createHint(button, { game, messages, announcer, arrow, run }) {
+function createHint(button, { game, messages, announcer, notice, arrow, run }) {
   return async function showHint() {
+    if (finished(game, { messages, notice })) return;
     const token = run();
     button.setAttribute('aria-busy', 'true');
     try {
@@ -58,8 +66,12 @@ function createHint(button, { game, messages, announcer, arrow, run }) {
   };
 }
 
-/** Auto-play: the solver's moves, one after another, until stopped or the game ends. */
-function createAutoplay({ autoplay: button, speed }, { game, api, messages, announcer, arrow }) {
+/**
+ * Auto-play: the solver's moves, one after another, until stopped or the game ends. Its button
+ * says Stop meanwhile (its width is kept by the style, so nothing moves).
+ */
+function createAutoplay({ autoplay: button, speed }, { game, api, messages, announcer, notice, arrow }) {
+  const label = button.textContent;
   let playing = false;
   let run = 0; // bumped on every stop, so a loop or hint from before a stop goes quiet
 
@@ -69,7 +81,7 @@ function createAutoplay({ autoplay: button, speed }, { game, api, messages, anno
     if (!playing) return;
     playing = false;
     run += 1;
-    button.setAttribute('aria-pressed', 'false');
+    button.textContent = label;
     announcer.say(messages.autoplayOff);
   }
 
@@ -97,14 +109,12 @@ function createAutoplay({ autoplay: button, speed }, { game, api, messages, anno
   }
 
   function start() {
-    if (playing) return;
-    const state = game.getState();
-    if (!state || isFinished(state)) return;
+    if (playing || !game.getState() || finished(game, { messages, notice })) return;
     playing = true;
     run += 1;
     api.autoplay().catch(() => {}); // the hints it asks for are counted anyway
     arrow.hide();
-    button.setAttribute('aria-pressed', 'true');
+    button.textContent = messages.stop;
     announcer.say(messages.autoplayOn);
     play(run);
   }
@@ -112,11 +122,12 @@ function createAutoplay({ autoplay: button, speed }, { game, api, messages, anno
   return { stop, toggle: () => (playing ? stop() : start()), run: () => run };
 }
 
-/** `elements`: the hint and autoplay buttons, the speed group and the hint's arrow. */
-export function createAssist(elements, { game, api, messages, announcer }) {
+/** `elements`: the hint and autoplay buttons, the speed group and the hint's arrow (styled by assist.css). */
+export async function createAssist(elements, { game, api, messages, announcer, notice }) {
+  await loadStyle('assist');
   const arrow = createArrow(elements.arrow);
-  const autoplay = createAutoplay(elements, { game, api, messages, announcer, arrow });
-  const showHint = createHint(elements.hint, { game, messages, announcer, arrow, run: autoplay.run });
+  const autoplay = createAutoplay(elements, { game, api, messages, announcer, notice, arrow });
+  const showHint = createHint(elements.hint, { game, messages, announcer, notice, arrow, run: autoplay.run });
   game.onInput(autoplay.stop);
   game.onStateChange((state) => {
     arrow.hide();

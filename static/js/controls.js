@@ -1,7 +1,9 @@
 // The game page's buttons and windows: what each does, bound as input.js binds keys, each bind*
-// returning its own unsubscribe. Hint, Auto-play and the record menu load their modules
-// (assist.js, records.js) on first use: they are not needed to play.
+// returning its own unsubscribe. Hint and Auto-play, the record menu, Undo and the New-game
+// question load their modules (assist.js, records.js, undo.js, confirm.js) on first use: they are
+// not needed to play.
 
+import { bindActionKeys } from './input.js';
 import { isFinished } from './storage.js';
 
 /** addEventListener, returning its removal. */
@@ -12,25 +14,23 @@ function listen(target, type, handler, options) {
 
 const together = (...offs) => () => offs.forEach((off) => off());
 
-/** New game, asked first when it would throw away a game with moves (Escape keeps it). */
-function bindNewGame(button, dialog, { game, board }) {
+/** New game, asked first (confirm.js, loaded then) when it would throw away a game with moves. */
+function bindNewGame(button, dialog, { game, board, notice }) {
+  const confirm = lazily(() => import('./confirm.js').then((m) => m.bindConfirm(dialog, { game, board })), notice);
+  const ask = onLoaded(confirm, (showDialog) => showDialog());
+  return listen(button, 'click', () => (game.inProgress() ? ask() : game.newGame()));
+}
+
+/**
+ * Undo, by its button or keys (input.js): marked aria-disabled while the page knows there is
+ * nothing to take back (no move yet, or the server said so); undo.js does the rest, loaded on first use.
+ */
+function bindUndo(doc, button, { game, messages, notice }) {
+  const undo = onLoaded(lazily(() => import('./undo.js'), notice), (m) => m.undo(button, { game, messages, notice }));
   return together(
-    listen(button, 'click', () => {
-      if (!game.inProgress()) {
-        game.newGame();
-        return;
-      }
-      dialog.returnValue = '';
-      dialog.showModal();
-    }),
-    listen(dialog, 'click', (event) => {
-      const choice = event.target.closest('button');
-      if (choice) dialog.close(choice.value);
-    }),
-    listen(dialog, 'close', () => {
-      if (dialog.returnValue === 'new') game.newGame();
-      board.focus({ preventScroll: true });
-    }),
+    listen(button, 'click', undo),
+    bindActionKeys(doc, (action) => action === 'undo' && undo()),
+    game.onStateChange((state) => button.setAttribute('aria-disabled', String(state.moves === 0))),
   );
 }
 
@@ -54,37 +54,45 @@ const bindChoice = (group) => listen(group, 'click', (event) => {
   for (const button of group.querySelectorAll('button')) button.setAttribute('aria-pressed', String(button === chosen));
 });
 
-/** A module's part, loaded on first use: `load()` resolves to it, loading it once. */
-function lazily(load) {
+/**
+ * A module's part, loaded on first use: `load()` resolves to it, loading it once. A load that
+ * failed (the server was unreachable) is tried again on the next use, and `notice` says why
+ * nothing happened this time.
+ */
+function lazily(load, notice) {
   let loaded = null;
-  return () => (loaded ??= load());
+  return () => (loaded ??= load().catch((err) => {
+    loaded = null;
+    notice.flash();
+    throw err;
+  }));
 }
+
+/** Run `action` on the lazily loaded part; a failed load was already told. */
+const onLoaded = (part, action) => () => part().then(action, (err) => console.warn('2048: not loaded', err));
 
 /** Hint and Auto-play (`buttons`: hint, autoplay, speed, arrow); `assist`: createAssist's collaborators. */
 function bindSolver(buttons, assist) {
-  const solver = lazily(() => import('./assist.js').then((m) => m.createAssist(buttons, assist)));
+  const solver = lazily(() => import('./assist.js').then((m) => m.createAssist(buttons, assist)), assist.notice);
   return together(
-    listen(buttons.hint, 'click', () => solver().then((a) => a.showHint())),
-    listen(buttons.autoplay, 'click', () => solver().then((a) => a.toggleAutoplay())),
+    listen(buttons.hint, 'click', onLoaded(solver, (a) => a.showHint())),
+    listen(buttons.autoplay, 'click', onLoaded(solver, (a) => a.toggleAutoplay())),
   );
 }
 
 /** Share or review: the menu loads records.js when it first opens, and opens when the game ends. */
 function bindRecordMenu(menu, records) {
-  const recordMenu = lazily(() => import('./records.js').then((m) => m.createRecordMenu(menu, records)));
+  const recordMenu = lazily(() => import('./records.js').then((m) => m.createRecordMenu(menu, records)), records.notice);
   return together(
-    listen(menu, 'toggle', recordMenu, { once: true }),
-    // Clicked before the module is loaded, a button still acts once it is.
-    listen(menu, 'click', (event) => {
-      const button = event.target.closest('button[data-action]');
-      if (button) recordMenu().then((m) => m.save(button.dataset.action));
-    }),
-    listen(menu.querySelector('form'), 'submit', (event) => {
-      event.preventDefault(); // Enter in the name field shares
-      recordMenu().then((m) => m.save('share'));
-    }),
+    // Opening the menu loads it; its buttons are bound then (records.js).
+    listen(menu, 'toggle', onLoaded(recordMenu, () => {})),
     records.game.onStateChange((state) => {
       if (isFinished(state)) menu.open = true;
+    }),
+    // The overlay's Share: the menu's, with the name kept from last time (or asked for there).
+    listen(records.share, 'click', () => {
+      menu.open = true;
+      onLoaded(recordMenu, (m) => m.save('share'))();
     }),
   );
 }
@@ -116,12 +124,13 @@ function bindComingBack(win, game, onGameSaved) {
  */
 export function bindControls(doc, { game, api, messages, storage, screen }) {
   const $ = (id) => doc.getElementById(id);
-  const { board, announcer, table } = screen;
+  const { board, announcer, table, notice } = screen;
   return together(
     listen($('overlay-new-game'), 'click', () => game.newGame()),
     listen($('try-again'), 'click', () => game.newGame()),
     listen($('keep-playing'), 'click', () => game.keepPlaying()),
-    bindNewGame($('new-game'), $('confirm-new-game'), { game, board }),
+    bindNewGame($('new-game'), $('confirm-new-game'), { game, board, notice }),
+    bindUndo(doc, $('undo'), { game, messages, notice }),
     listen($('main'), 'click', (event) => {
       if (event.target.closest('button')) board.focus({ preventScroll: true });
     }),
@@ -130,9 +139,9 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
     listen($('read-board'), 'click', () => announcer.say(table.describe(messages.boardRow))),
     bindSolver(
       { hint: $('hint'), autoplay: $('autoplay'), speed: $('autoplay-speed'), arrow: $('hint-arrow') },
-      { game, api, messages, announcer },
+      { game, api, messages, announcer, notice },
     ),
-    bindRecordMenu($('record-menu'), { game, api, messages }),
+    bindRecordMenu($('record-menu'), { game, api, messages, notice, share: $('overlay-share') }),
     bindComingBack(doc.defaultView, game, storage.onGameSaved),
     game.onStateChange((state) => state.over && import('./history.js').then((m) => m.recordFinishedGame(state, api))),
   );

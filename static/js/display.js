@@ -5,7 +5,7 @@ import { predictMove } from './slide.js';
 import { isFinished } from './storage.js';
 import { directionName, fill } from './page.js';
 
-const ANNOUNCEMENTS = { new: 'newGame', restored: 'restored', kept: 'keepPlaying' };
+const ANNOUNCEMENTS = { new: 'newGame', restored: 'restored', kept: 'keepPlaying', undone: 'undone' };
 
 /** What confirmed moves did, briefly: the keys, the merges, the new tile, the score. */
 function describeMoves({ messages, format }, before, state, directions) {
@@ -43,7 +43,9 @@ export function createDisplay({ view, score, overlay, announcer, messages, forma
     const kind = state.over && (!state.won || state.keep_playing) ? 'over' : state.over ? 'won-over' : 'won';
     const text = kind === 'over' ? messages.over : messages.win;
     const isNew = !shownFinished || shownFinished.over !== state.over;
-    overlay.show(kind, text);
+    // This game holds the best score: it set it (a tie with an earlier best counts too).
+    const newBest = state.score > 0 && state.score >= best ? ` ${messages.newBest}` : '';
+    overlay.show(kind, text, fill(messages.finalScore, { score: format(state.score) }) + newBest);
     shownFinished = state;
     return isNew ? text : null;
   }

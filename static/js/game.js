@@ -107,7 +107,7 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
     whenIdle: idle.whenIdle,
     /**
      * Listen to the player's input: {kind: "move", direction, source} for a key or swipe,
-     * {kind: "new"} for a new game. Returns an unsubscribe function.
+     * {kind: "new"} for a new game, {kind: "undo"} for an undo. Returns an unsubscribe function.
      */
     onInput: inputs.add,
     /** Listen to every state the server confirms; returns an unsubscribe function. */
@@ -123,6 +123,16 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
     newGame() {
       inputs.notify({ kind: 'new' });
       return server.newGame();
+    },
+    /**
+     * Take the last move back, once the moves on their way are answered; resolves to "undone",
+     * "refused" (nothing to take back), "resync" or "held" (the server cannot be reached).
+     */
+    async undo() {
+      if (!server.accepting()) return 'held';
+      inputs.notify({ kind: 'undo' });
+      await idle.whenIdle();
+      return server.undo();
     },
     /** After a win: continue the same game. */
     keepPlaying: () => server.keepPlaying(),

@@ -32,5 +32,16 @@ export function fill(template, values) {
   return String(template || '').replace(/\{(\w+)\}/g, (m, name) => (name in values ? values[name] : m));
 }
 
+/** Add the stylesheet of a part loaded on first use (its URL in the page's data `styles`); resolves once it applies. */
+export function loadStyle(name) {
+  const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: pageData().styles[name] });
+  const loaded = new Promise((resolve, reject) => {
+    link.onload = resolve;
+    link.onerror = reject;
+  });
+  document.head.append(link);
+  return loaded;
+}
+
 /** A direction as the page's language names it. */
 export const directionName = (messages, direction) => (messages.directions && messages.directions[direction]) || direction;

@@ -45,8 +45,35 @@ export function createRecordMenu(menu, { game, api, messages }) {
       window.location.assign(`${saved.url}#review`);
     } else {
       say(messages.shared, saved.url);
+      handOver(new URL(saved.url, window.location.href).href);
     }
   }
 
+  /** The system's share sheet where the browser has one (phones), else the link copied. */
+  async function handOver(url) {
+    if (navigator.share) {
+      try {
+        await navigator.share({ url });
+        return;
+      } catch (err) {
+        if (err.name === 'AbortError') return; // the player closed the sheet
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      result.append(' ', messages.copied);
+    } catch {
+      // no clipboard here: the link is shown
+    }
+  }
+
+  menu.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-action]');
+    if (button) save(button.dataset.action);
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault(); // Enter in the name field shares
+    save('share');
+  });
   return { save };
 }

@@ -168,58 +168,70 @@ export class ScoreView {
   }
 }
 
-/** The win / game-over overlay on the board. */
-export class Overlay {
-  constructor(root, text, buttons) {
-    this.root = root;
-    this.text = text;
-    this.buttons = buttons; // { keepPlaying, tryAgain, newGame }
-    this.kind = null;
-  }
-
-  /** kind: "won" (keep playing or new game), "won-over" (new game only), "over" (try again). */
-  show(kind, message) {
-    if (this.kind === kind && !this.root.hidden) return;
-    this.kind = kind;
-    this.text.textContent = message;
-    const won = kind !== 'over';
-    this.root.classList.toggle('game-won', won);
-    this.root.classList.toggle('game-over', !won);
-    this.buttons.keepPlaying.hidden = kind !== 'won';
-    this.buttons.newGame.hidden = !won;
-    this.buttons.tryAgain.hidden = won;
-    this.root.hidden = false;
-    const first = kind === 'won' ? this.buttons.keepPlaying : won ? this.buttons.newGame : this.buttons.tryAgain;
-    first.focus({ preventScroll: true });
-  }
-
-  hide() {
-    if (this.root.hidden) return;
-    const hadFocus = this.root.contains(document.activeElement);
-    this.root.hidden = true;
-    this.kind = null;
-    if (hadFocus && document.activeElement && document.activeElement !== document.body) {
-      document.activeElement.blur();
-    }
-  }
-
-  get visible() {
-    return !this.root.hidden;
-  }
+/**
+ * The win / game-over overlay (overlay.js), loaded when a game first ends: most visits never
+ * show it. Shown once loaded, unless hidden meanwhile; a failed load is tried again next time.
+ */
+function lazyOverlay(load) {
+  let overlay = null;
+  let loading = null;
+  let wanted = null; // the last show()'s arguments, until hide()
+  return {
+    show(...args) {
+      wanted = args;
+      loading ??= load().catch((err) => {
+        loading = null;
+        throw err;
+      });
+      loading.then((loaded) => {
+        overlay = loaded;
+        if (wanted) overlay.show(...wanted);
+      }, (err) => console.warn('2048: no overlay', err));
+    },
+    hide() {
+      wanted = null;
+      if (overlay) overlay.hide();
+    },
+  };
 }
 
-/** A small "connection problem" notice. */
+/**
+ * The notice at the foot of the screen (fixed: it never moves the board): the server cannot be
+ * reached, said from show() until hide(); or a short message (flash) when nothing else is said.
+ */
 export class Notice {
   constructor(el) {
     this.el = el;
+    this.unreachable = el.textContent;
+    this.down = false;
+    this.timer = 0;
   }
 
   show() {
-    this.el.hidden = false;
+    this.down = true;
+    this.say(this.unreachable);
   }
 
   hide() {
-    this.el.hidden = true;
+    this.down = false;
+    if (!this.timer) this.el.hidden = true;
+  }
+
+  /** `text` (by default: the server cannot be reached) for a few seconds, unless the server is down. */
+  flash(text = this.unreachable) {
+    if (this.down) return;
+    this.say(text);
+    this.timer = setTimeout(() => {
+      this.timer = 0;
+      if (!this.down) this.el.hidden = true;
+    }, 4000);
+  }
+
+  say(text) {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    this.el.textContent = text;
+    this.el.hidden = false;
   }
 }
 
@@ -248,17 +260,19 @@ export function createScreen(doc, messages, onIdle) {
   const board = $('board');
   const format = numberFormat();
   const table = new BoardTable($('cells'), { empty: messages.empty, format });
+  // The board's 16 empty cells, made here rather than sent: the page's first load is kept small.
+  $('grid').append(...Array.from({ length: 16 }, () => Object.assign(doc.createElement('div'), { className: 'grid-cell' })));
   return {
     board,
     table,
     format,
     view: new BoardView($('tiles'), { onIdle, table }),
     score: new ScoreView($('score'), $('best-score'), format),
-    overlay: new Overlay($('game-message'), $('message-text'), {
-      keepPlaying: $('keep-playing'),
-      tryAgain: $('try-again'),
-      newGame: $('overlay-new-game'),
-    }),
+    overlay: lazyOverlay(() => import('./overlay.js').then(({ createOverlay }) => createOverlay(
+      $('game-message'),
+      [$('message-text'), $('final-score')],
+      { keepPlaying: $('keep-playing'), tryAgain: $('try-again'), newGame: $('overlay-new-game') },
+    ))),
     notice: new Notice($('notice')),
     announcer: new Announcer($('announcer')),
     setBusy: (busy) => {

@@ -101,7 +101,7 @@ export function createSender({ talk, game, queue, onChange }) {
       onChange({ kind: 'busy' });
       try {
         await flight;
-        await step();
+        return await step();
       } finally {
         paused = false;
         pump();

@@ -12,7 +12,7 @@ import { isRetryable, withRetry } from './api.js';
 import { createQueue, createSender } from './sender.js';
 import { pickState } from './storage.js';
 
-const sameState = (a, b) => !!a && !!b && a.score === b.score && a.moves === b.moves
+export const sameState = (a, b) => !!a && !!b && a.score === b.score && a.moves === b.moves
   && a.won === b.won && a.keep_playing === b.keep_playing
   && a.board.every((row, r) => row.every((v, c) => v === b.board[r][c]));
 
@@ -24,14 +24,18 @@ function requestId() {
 /**
  * The requests, each retried by api.js's policy, with the connection notice shown while the server
  * cannot be reached (network errors, 5xx; not a rate limit, which is a wait) and hidden by any
- * answer. `sealedCopy(state)` gives the server's sealed copy of that state, if the page kept one:
- * sent with a restore, it gives the game back as the server had it.
+ * answer. `onDown()` runs when the server stops answering: from then until it answers, the page
+ * shows nothing it has not confirmed (reachable() is false). `sealedCopy(state)` gives the server's
+ * sealed copy of that state, if the page kept one: sent with a restore, it gives the game back as
+ * the server had it.
  */
-function createConversation({ api, notice, sealedCopy }) {
+function createConversation({ api, notice, sealedCopy, onDown }) {
+  let down = false;
   /** One try of `call`: an answer hides the notice, and so does a failure that is no connection problem. */
   async function noticed(call) {
     try {
       const value = await call();
+      down = false;
       notice.hide();
       return value;
     } catch (err) {
@@ -41,16 +45,23 @@ function createConversation({ api, notice, sealedCopy }) {
   }
   const hooks = {
     onRetry(err) {
-      if (err.status !== 429) notice.show();
+      if (err.status === 429) return;
+      notice.show();
+      if ((err.network || err.status >= 500) && !down) {
+        down = true;
+        onDown();
+      }
     },
   };
   const ask = (call) => withRetry(() => noticed(call), hooks);
   const putBack = (state) => ask(() => api.putGame(state, sealedCopy(state)));
 
   return {
+    reachable: () => !down,
     getGame: () => ask(api.getGame),
     newGame: () => ask(api.newGame),
     keepPlaying: () => ask(api.keepPlaying),
+    undo: (moves) => ask(() => api.undo(moves)),
     hint: () => ask(api.hint),
     /** The server's sealed copy of its game, {token, moves}: asked once, again after the next change. */
     sealedCopy: () => noticed(api.sealedCopy),
@@ -116,21 +127,39 @@ function createConfirmed(queue) {
  * kind: "moved" (a batch was confirmed; event.directions are its keys), "finished" (refused: the
  * game is finished), "new", "kept", "loaded" (a saved game shown before the server answered),
  * "restored" (the server had forgotten the game and has ours back), "resync" (the server has our
- * game), "reset" (it has another) or "busy". Whenever the server's game is not the one the keys
+ * game), "reset" (it has another), "undone" (the last move was taken back), "held" (the server stopped answering: the keys not sent are
+ * dropped) or "busy". Whenever the server's game is not the one the keys
  * were pressed on, the keys not yet played are dropped. `sealedCopy(state)`: see createConversation.
  */
 export function connect({ api, notice, onChange, maxBatch, sealedCopy }) {
-  const talk = createConversation({ api, notice, sealedCopy });
   const queue = createQueue(maxBatch);
+  // Keys pressed after the batch the server did not answer are dropped: no board is shown that
+  // the game may never have. Only the batch out stays, sent again until it is answered.
+  const onDown = () => {
+    queue.clear();
+    onChange({ kind: 'held' });
+  };
+  const talk = createConversation({ api, notice, sealedCopy, onDown });
   const game = createConfirmed(queue);
   const sender = createSender({ talk, game, queue, onChange });
   const { control } = sender;
-  let starting = false; // a new game is on its way: there is no board to play on
+  let replacing = false; // a new game or an undo is on its way: there is no board to play on
 
-  const busy = () => !game.verified() || starting || sender.busy() || queue.hasWaiting();
+  const busy = () => !game.verified() || replacing || sender.busy() || queue.hasWaiting();
   /** Take the server's game (its `answer`, if already asked), or ours put back on it, and tell. */
   const resync = async (answer) => onChange({ kind: game.take(await talk.serverGame(game.state, answer)) });
-  const parts = { game, talk, control, onChange, busy, resync };
+  const parts = { game, talk, control, onChange, busy, resync, queue };
+  /** Run `step` as a control step while keys are refused: the board they would slide is being replaced. */
+  const replace = (step) => {
+    replacing = true;
+    return control(async () => {
+      try {
+        return await step();
+      } finally {
+        replacing = false;
+      }
+    });
+  };
 
   return {
     isBusy: busy,
@@ -138,8 +167,8 @@ export function connect({ api, notice, onChange, maxBatch, sealedCopy }) {
     state: game.state,
     /** The directions pressed and not yet confirmed, oldest first. */
     directions: queue.pending,
-    /** Whether moves can be pressed: there is a board to predict on. */
-    accepting: () => !!game.state() && !starting,
+    /** Whether moves can be pressed: there is a board to predict on, and the server answers. */
+    accepting: () => !!game.state() && !replacing && talk.reachable(),
 
     /** Load: show the saved game at once (if any), then the server's, or ours put back on it. */
     start(saved) {
@@ -155,64 +184,18 @@ export function connect({ api, notice, onChange, maxBatch, sealedCopy }) {
       sender.pump();
     },
 
-    newGame() {
-      starting = true;
-      return control(async () => {
-        queue.clear();
-        try {
-          game.confirm(await talk.newGame());
-          onChange({ kind: 'new' });
-        } finally {
-          starting = false;
-        }
-      });
-    },
+    newGame: () => replace(async () => {
+      queue.clear();
+      game.confirm(await talk.newGame());
+      onChange({ kind: 'new' });
+    }),
 
-    keepPlaying: () => control(() => keepPlaying(parts)),
-    refresh: () => refresh(parts),
+    /** Take the last confirmed move back; resolves to "undone", "refused" (nothing to take back) or "resync". */
+    undo: () => replace(async () => (await import('./undo.js')).undoLastMove(parts)),
+
+    keepPlaying: () => control(async () => (await import('./steps.js')).keepPlaying(parts)),
+    refresh: async () => (await import('./steps.js')).refresh(parts),
     sealedCopy: talk.sealedCopy,
-    hint: () => hint(parts),
+    hint: async () => (await import('./steps.js')).hint(parts),
   };
-}
-
-/** After a win: continue the same game (a control step). */
-async function keepPlaying({ game, talk, onChange, resync }) {
-  const state = game.state();
-  if (!state || !state.won || state.keep_playing) return;
-  try {
-    game.confirm(await talk.keepPlaying());
-    onChange({ kind: 'kept' });
-  } catch (err) {
-    console.warn('2048: keep playing refused', err);
-    await resync();
-  }
-}
-
-/**
- * Ask the server whether its game is still ours (another window may have played, or the window
- * was away). Keys are not held up meanwhile: if one is pressed, its answer tells.
- */
-async function refresh({ game, talk, control, onChange, busy, resync }) {
-  if (busy()) return;
-  const before = game.state();
-  const server = await talk.getGame();
-  if (game.state() !== before || busy()) return;
-  if (server.created) {
-    await control(() => resync(server));
-  } else if (!sameState(server, before)) {
-    game.confirm(server);
-    onChange({ kind: 'reset' });
-  }
-}
-
-/** The solver's move for the confirmed game; a forgotten game is put back first. */
-async function hint({ game, talk, control, resync }) {
-  for (let restored = false; ; restored = true) {
-    try {
-      return await talk.hint();
-    } catch (err) {
-      if (err.status !== 404 || restored || !game.state()) throw err;
-      await control(() => resync());
-    }
-  }
 }

@@ -126,30 +126,14 @@ export function saveSealedCopy(sealed) {
   write(SEALED_KEY, JSON.stringify(sealed && { token: sealed.token, moves: sealed.moves }));
 }
 
-const SEAL_AFTER_MS = 1000; // a pause in play this long asks for the game's sealed copy
-const PLAYED_HERE = new Set(['moved', 'kept', 'restored']); // the changes this window made
+const PLAYED_HERE = new Set(['moved', 'kept', 'restored', 'undone']); // the changes this window made
 
 /**
  * The sealed copy's keeper. `state()`: the confirmed game; `ask()`: the server's sealed copy of it;
- * `isBusy()`: play goes on.
+ * `isBusy()`: play goes on. Asking for the copy (seals.js) is loaded after the first change made here.
  */
-export function createSeals({ state, ask, isBusy }) {
-  let timer = 0;
-
-  function keepLater() {
-    clearTimeout(timer);
-    timer = setTimeout(async () => {
-      const now = state();
-      const kept = loadSealedCopy();
-      if (isBusy() || !now || now.moves === 0 || (kept && kept.moves === now.moves)) return;
-      try {
-        const sealed = await ask();
-        if (sealed.token && sealed.moves === state().moves) saveSealedCopy(sealed);
-      } catch {
-        // asked again after the next change
-      }
-    }, SEAL_AFTER_MS);
-  }
+export function createSeals(parts) {
+  let keeper = null;
 
   return {
     /** The token of the sealed copy kept for `game`, if the page has one. */
@@ -163,7 +147,11 @@ export function createSeals({ state, ask, isBusy }) {
      */
     changed(kind) {
       if (kind === 'new') saveSealedCopy(null);
-      if (PLAYED_HERE.has(kind)) keepLater();
+      if (!PLAYED_HERE.has(kind)) return;
+      keeper ??= import('./seals.js').then((seals) => seals.createKeeper(parts));
+      keeper.then((k) => k.keepLater(), () => {
+        keeper = null; // loaded after the next change
+      });
     },
   };
 }

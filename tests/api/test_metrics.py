@@ -7,7 +7,8 @@ from prometheus_client.parser import text_string_to_metric_families
 def scrape(client):
     reply = client.get("/metrics")
     assert reply.status_code == 200 and reply.content_type.startswith("text/plain")
-    return {s.name: s.value for family in text_string_to_metric_families(reply.text) for s in family.samples if not s.labels}
+    families = text_string_to_metric_families(reply.text)
+    return {s.name: s.value for family in families for s in family.samples if not s.labels}
 
 
 def test_metrics_count_what_players_do(make_app):

@@ -31,7 +31,7 @@ def test_a_czech_browser_gets_the_game_in_czech(czech_page):
     expect(page.get_by_test_id("game-message")).to_contain_text("Konec hry!")
     expect(page.get_by_test_id("try-again")).to_have_text("Zkusit znovu")
     expect(page.get_by_test_id("score")).to_have_text("123\u00a0456")  # Intl.NumberFormat("cs")
-    expect(page.locator(".controls")).to_contain_text("Šipky")
+    expect(page.get_by_role("link", name="Ovládání")).to_have_attribute("href", "/rules#controls")
 
 
 def test_the_switch_changes_the_language_and_it_survives_a_reload(page):

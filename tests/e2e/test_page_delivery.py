@@ -37,4 +37,5 @@ def test_a_repeat_visit_asks_the_server_for_no_static_file(new_context, console_
     cached = {urlsplit(e["url"]).path for e in network.from_cache()}
     assert [path for path in asked if path.startswith("/static/")] == [], asked
     assert {"/static/css/style.css", "/static/js/main.js", "/static/js/game.js"} <= cached
-    assert "/" in asked
+    assert "/" in cached  # asked by the service worker, which asks the network first for a page
+    assert "/api/game" in asked  # the game, never kept

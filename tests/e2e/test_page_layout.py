@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from app.engine import MAX_SCORE
 
-from .helpers import axe_violations, load, put_game, wait_idle
+from .helpers import axe_violations, load, put_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -29,9 +29,11 @@ def test_layout_has_every_part(page):
         expect(page.get_by_test_id(test_id)).to_be_visible()
     expect(page.locator(".grid-cell")).to_have_count(16)
     expect(page.locator("#how-to-play")).to_contain_text("How to play")
+    page.get_by_role("link", name="Controls").click()  # every control, on the rules page
     controls = page.locator(".controls")
-    for text in ("Controls", "Arrow keys", "W", "A", "S", "D", "H", "J", "K", "L", "swipe", "New game"):
+    for text in ("Controls", "Arrow keys", "W", "A", "S", "D", "H", "J", "K", "L", "swipe", "New game", "Undo"):
         expect(controls).to_contain_text(text)
+    page.go_back()
     assert page.locator("html").get_attribute("lang") == "en"
     assert page.locator("button").count() == page.locator("button[type=button]").count()
 
@@ -89,6 +91,34 @@ def test_board_fits_the_screen(page, width, height, board_size):
     assert round(box["width"]) == round(box["height"]) == board_size
     assert box["x"] >= 0 and box["x"] + box["width"] <= width
     assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+IN_VIEW = ["board", "score", "best-score", "new-game", "undo", "hint", "autoplay", "autoplay-speed"]
+
+
+def boxes(page):
+    return {test_id: page.get_by_test_id(test_id).bounding_box() for test_id in IN_VIEW}
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+@pytest.mark.parametrize("width, height", [(1280, 800), (1366, 768)])
+def test_a_laptop_shows_the_board_and_every_control_without_scrolling_and_auto_play_moves_none(
+    page, language, width, height
+):
+    page.set_viewport_size({"width": width, "height": height})
+    put_game(page, [*LOW[:2], [0] * 4, [0] * 4], score=300, moves=40)
+    page.goto(f"/language/{language}?next=/")
+    wait_idle(page)
+    before = boxes(page)
+    for test_id, box in before.items():
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, test_id
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, test_id
+    assert page.evaluate("() => document.documentElement.scrollTop") == 0
+
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('gameState')).moves >= 42", timeout=30_000)
+    assert boxes(page) == before  # the button says Stop; nothing moved
+    page.get_by_test_id("autoplay").click()
 
 
 @pytest.mark.parametrize("language", ["en", "cs"])
@@ -262,6 +292,8 @@ def test_first_load_fits_the_byte_budget(new_context, base_url, console_guard, r
         sizes[urlsplit(response.url).path] = len(response.body())  # without the fingerprint
     # the favicon counts whether or not this browser fetched it
     sizes.setdefault("/static/icons/favicon.svg", len(page.request.get("/static/icons/favicon.svg").body()))
+    # the service worker the page registers once loaded counts too
+    sizes.setdefault("/sw.js", len(page.request.get("/sw.js").body()))
     total = sum(sizes.values())
     record_property("first_load_bytes", total)
     print(f"\nfirst load: {total} bytes in {len(sizes)} responses")
@@ -269,3 +301,45 @@ def test_first_load_fits_the_byte_budget(new_context, base_url, console_guard, r
         print(f"  {size:7d}  {url}")
     assert "/" in sizes and "/static/css/style.css" in sizes and "/static/js/main.js" in sizes
     assert total <= BUDGET
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_phone_gets_form_fields_it_need_not_zoom_into_and_touch_targets_of_44_px(page, scheme):
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": 390, "height": 844})
+    load(page)
+    page.locator("#record-menu summary").click()
+    field = page.locator("#record-name").evaluate(
+        "el => { const cs = getComputedStyle(el); return {size: parseFloat(cs.fontSize), height: el.offsetHeight,"
+        " bg: cs.backgroundColor, page: getComputedStyle(document.documentElement).backgroundColor}; }"
+    )
+    assert field["size"] >= 16 and field["height"] >= 44
+    assert field["bg"] == field["page"]  # the page's colours, in either scheme, not the browser's white
+    small = page.evaluate(
+        "() => [...document.querySelectorAll('main button, main summary, main input')]"
+        ".filter(el => el.offsetParent && !el.closest('.visually-hidden-focusable') && el.offsetHeight < 44)"
+        ".map(el => el.id || el.textContent)"
+    )
+    assert small == []
+
+
+def test_clicking_the_new_game_dialogs_backdrop_keeps_the_game(page):
+    load(page)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowUp")
+    wait_idle(page)
+    page.get_by_test_id("new-game").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    page.mouse.click(5, 5)  # the backdrop
+    expect(dialog).to_be_hidden()
+    wait_idle(page)
+    assert server_state(page)["moves"] >= 1
+
+
+def test_the_manifest_speaks_the_pages_language(page):
+    page.goto("/language/cs?next=/")
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    manifest = json.loads(page.request.get(href).text())
+    assert manifest["lang"] == "cs"
+    assert manifest["description"].startswith("Spojujte čísla")

@@ -122,3 +122,42 @@ def test_game_over_then_try_again(page):
     state = server_state(page)
     assert not state["over"] and state["moves"] == 0
     assert dom_board(page) == state["board"]
+
+
+def test_game_over_shows_the_final_score_a_new_best_and_shares_by_the_system_sheet(page):
+    page.add_init_script("localStorage.setItem('bestScore', '3000'); localStorage.setItem('2048-record-name', 'Eva')")
+    # a phone's share sheet: what it was given
+    page.add_init_script("navigator.share = async (data) => { window.__shared = data; };")
+    put_game(page, ONE_MOVE_FROM_OVER, score=3000, moves=300)
+    load(page)
+    page.keyboard.press("ArrowLeft")
+    message = page.get_by_test_id("game-message")
+    expect(message).to_be_visible()
+    expect(page.get_by_test_id("final-score")).to_have_text("Final score: 3,128 New best!")
+    share = page.get_by_test_id("overlay-share")
+    expect(share).to_be_in_viewport()
+    share.click()
+    link = page.get_by_test_id("record-link")
+    expect(link).to_be_visible()
+    page.wait_for_function("() => window.__shared")
+    assert page.evaluate("() => window.__shared.url") == link.inner_text()
+
+    page.evaluate("() => { window.__shared = null; }")
+    share.click()  # again: the same record, the same link
+    page.wait_for_function("() => window.__shared")
+    expect(page.get_by_test_id("record-link")).to_have_text(link.inner_text())
+    assert page.evaluate("() => window.__shared.url") == link.inner_text()
+
+
+def test_game_over_below_the_best_says_no_new_best_and_copies_the_link(page, context):
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.add_init_script("localStorage.setItem('bestScore', '9000'); localStorage.setItem('2048-record-name', 'Eva')")
+    put_game(page, ONE_MOVE_FROM_OVER, score=3000, moves=300)
+    load(page)
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_test_id("final-score")).to_have_text("Final score: 3,128")
+    page.get_by_test_id("overlay-share").click()
+    link = page.get_by_test_id("record-link")
+    expect(link).to_be_visible()
+    expect(page.locator("#record-menu [role=status]")).to_contain_text("Link copied.")
+    assert page.evaluate("() => navigator.clipboard.readText()") == link.inner_text()

@@ -113,7 +113,7 @@ def test_stopping_auto_play_with_a_key_is_told_once(page):
     page.get_by_test_id("autoplay").click()
     page.wait_for_function("() => JSON.parse(localStorage.getItem('gameState')).moves >= 2", timeout=20_000)
     page.keyboard.press("ArrowLeft")
-    expect(page.get_by_test_id("autoplay")).to_have_attribute("aria-pressed", "false")
+    expect(page.get_by_test_id("autoplay")).to_have_text("Auto-play")
     wait_idle(page)
     page.wait_for_timeout(300)
     told = " ".join(page.evaluate("() => window.__told"))

@@ -40,7 +40,7 @@ def test_the_hint_button_is_a_real_focusable_button(page):
     assert hint.evaluate("el => el.tagName") == "BUTTON"
     hint.focus()
     expect(hint).to_be_focused()
-    expect(page.get_by_test_id("autoplay")).to_have_attribute("aria-pressed", "false")
+    expect(page.get_by_test_id("autoplay")).to_have_text("Auto-play")
 
 
 def test_autoplay_plays_solver_moves_until_a_key_stops_it(page):
@@ -49,14 +49,14 @@ def test_autoplay_plays_solver_moves_until_a_key_stops_it(page):
     page.get_by_test_id("autoplay-speed").get_by_role("button", name="Fast").click()
     autoplay = page.get_by_test_id("autoplay")
     autoplay.click()
-    expect(autoplay).to_have_attribute("aria-pressed", "true")
+    expect(autoplay).to_have_text("Stop")
     deadline = time.monotonic() + 30
     while server_state(page)["moves"] < 5:
         assert time.monotonic() < deadline, "auto-play made fewer than 5 moves in 30 s"
         page.wait_for_timeout(100)
 
     page.keyboard.press("ArrowLeft")  # the player takes over
-    expect(autoplay).to_have_attribute("aria-pressed", "false")
+    expect(autoplay).to_have_text("Auto-play")
     wait_idle(page)
     page.wait_for_timeout(700)  # longer than any auto-play pause: nothing more is played
     stopped = server_state(page)
@@ -72,7 +72,7 @@ def test_autoplay_stops_when_the_win_overlay_appears(page):
     autoplay = page.get_by_test_id("autoplay")
     autoplay.click()
     expect(page.get_by_test_id("game-message")).to_be_visible(timeout=15_000)
-    expect(autoplay).to_have_attribute("aria-pressed", "false")
+    expect(autoplay).to_have_text("Auto-play")
     state = server_state(page)
     assert state["won"] is True and state["keep_playing"] is False
 
@@ -83,7 +83,7 @@ def test_new_game_stops_autoplay(page):
     autoplay = page.get_by_test_id("autoplay")
     page.get_by_test_id("autoplay-speed").get_by_role("button", name="Slow").click()
     autoplay.click()
-    expect(autoplay).to_have_attribute("aria-pressed", "true")
+    expect(autoplay).to_have_text("Stop")
     deadline = time.monotonic() + 30
     while server_state(page)["moves"] < 1:
         assert time.monotonic() < deadline, "auto-play made no move in 30 s"
@@ -91,7 +91,7 @@ def test_new_game_stops_autoplay(page):
     wait_idle(page)  # the page has the answer too (slow auto-play pauses 600 ms after a move)
     page.get_by_test_id("new-game").click()  # the game has moves: the page asks first
     page.get_by_role("dialog").get_by_role("button", name="New game").click()
-    expect(autoplay).to_have_attribute("aria-pressed", "false")
+    expect(autoplay).to_have_text("Auto-play")
     wait_idle(page)
     page.wait_for_timeout(900)
     assert server_state(page)["moves"] == 0
@@ -119,3 +119,38 @@ def test_the_game_page_links_to_both_pages(page):
     page.wait_for_url("**/strategy")
     page.get_by_role("link", name="How the solver works").click()
     page.wait_for_url("**/solver")
+
+
+def test_hint_and_autoplay_work_again_after_an_outage(page, console_guard):
+    """The solver's module could not load while the server was down: the page said so, and the
+    next click loads it, with no reload."""
+    console_guard.allow(r"Failed to load resource|Failed to fetch dynamically imported module")
+    put_game(page, ONLY_UP_OR_LEFT)
+    load(page)
+    # the context's routes stop the service worker's requests too
+    page.context.route("**/static/js/assist.js*", lambda route: route.abort("connectionrefused"))
+    page.get_by_test_id("hint").click()
+    notice = page.get_by_test_id("notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("cannot be reached")
+
+    page.context.unroute("**/static/js/assist.js*")
+    page.get_by_test_id("hint").click()
+    expect(page.get_by_test_id("hint-arrow")).to_be_visible()
+    autoplay = page.get_by_test_id("autoplay")
+    autoplay.click()
+    expect(autoplay).to_have_text("Stop")
+    autoplay.click()
+    expect(autoplay).to_have_text("Auto-play")
+
+
+@pytest.mark.parametrize("button", ["hint", "autoplay"])
+def test_the_solver_says_why_it_does_nothing_on_a_finished_game(page, button):
+    put_game(page, [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]], score=100, moves=50)
+    load(page)
+    expect(page.get_by_test_id("try-again")).to_be_visible()
+    page.get_by_test_id(button).click(force=True)  # beside the overlay, not under it
+    notice = page.get_by_test_id("notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("start a new one")
+    expect(page.get_by_test_id("autoplay")).to_have_text("Auto-play")

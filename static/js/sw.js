@@ -1,0 +1,39 @@
+// The service worker: the game page and its files for a player whose server cannot be reached.
+// Pages come from the network when it answers (and are kept), else from what was kept; the
+// fingerprinted static files come from what was kept (under its URL a file never changes); /api
+// never: the game is the server's, and the page says when the server cannot be reached.
+// Served at the app's root (pages.py) so that its scope is every page.
+
+const CACHE = 'game2048';
+const ROOT = new URL(self.registration.scope).pathname;
+const ours = (url) => url.origin === self.location.origin;
+const isStatic = (url) => ours(url) && url.pathname.startsWith(`${ROOT}static/`) && url.searchParams.has('v');
+
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+
+// A page loaded before this worker ran names itself and its files (main.js): they are kept.
+self.addEventListener('message', (event) => event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(
+  event.data.keep.map((href) => new URL(href))
+    .filter((url) => isStatic(url) || url.pathname === ROOT)
+    .map(async (url) => (await cache.match(url)) || cache.add(url)),
+))));
+
+/** The network's answer to `request`, kept when it is a good one. */
+async function fetchAndKeep(cache, request) {
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+const keptFirst = (cache, request) => cache.match(request).then((kept) => kept || fetchAndKeep(cache, request));
+const networkFirst = (cache, request) => fetchAndKeep(cache, request)
+  .catch(async (err) => (await cache.match(request, { ignoreSearch: true })) || Promise.reject(err));
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || !ours(url) || url.pathname.startsWith(`${ROOT}api/`)) return;
+  const answer = isStatic(url) ? keptFirst : request.mode === 'navigate' ? networkFirst : null;
+  if (answer) event.respondWith(caches.open(CACHE).then((cache) => answer(cache, request)));
+});
