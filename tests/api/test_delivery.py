@@ -19,17 +19,19 @@ DECODE = {"br": brotli.decompress, "gzip": gzip.decompress}
 
 
 class PageParts(HTMLParser):
-    """The static URLs a page refers to, its module preloads and its inline import map."""
+    """The static URLs a page refers to, its entry modules and module preloads, and its inline import map."""
 
     def __init__(self, html):
         super().__init__()
-        self.urls, self.preloads, self.import_map_text, self.manifest = [], [], None, None
+        self.urls, self.entries, self.preloads, self.import_map_text, self.manifest = [], [], [], None, None
         self._in_import_map = False
         self.feed(html)
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         self.urls += [attrs[name] for name in ("src", "href") if (attrs.get(name) or "").startswith("/static/")]
+        if tag == "script" and attrs.get("type") == "module":
+            self.entries.append(attrs["src"])
         if tag == "link" and attrs.get("rel") == "modulepreload":
             self.preloads.append(attrs["href"])
         if tag == "link" and attrs.get("rel") == "manifest":
@@ -147,7 +149,7 @@ def test_module_imports_resolve_to_fingerprinted_urls(client, app):
     for bare, fingerprinted in parts.imports.items():
         assert urlsplit(fingerprinted).path == bare and fingerprint(fingerprinted)
     assert parts.preloads and set(parts.preloads) <= set(parts.imports.values())
-    assert static_url_of(parts, "js/main.js") in parts.preloads
+    assert parts.entries == [static_url_of(parts, "js/main.js")], "one entry, named once: not preloaded too"
 
 
 def test_the_csp_allows_the_import_map_by_its_hash_and_nothing_inline(client):

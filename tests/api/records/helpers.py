@@ -4,6 +4,7 @@ import random
 
 from app.engine import DIRECTIONS, unpack
 from app.engine.history import TILE_LETTERS, positions
+from tests.play import game_state
 
 
 def play(client, count, rng=None):
@@ -14,9 +15,7 @@ def play(client, count, rng=None):
         if state["won"] and not state["keep_playing"]:
             state = client.post("/api/game/keep-playing", json={}).get_json()
         state = client.post("/api/game/moves", json={"direction": rng.choice(DIRECTIONS)}).get_json()
-    state = client.get("/api/game").get_json()
-    del state["created"]
-    return state
+    return game_state(client.get("/api/game").get_json())
 
 
 def save(client, name="Ann"):
