@@ -32,8 +32,11 @@ from .errors import ApiError
 from .review import CORNER, FULL, MERGES, TRAPPED, directions_of
 
 BATCH = 500  # records read, or written before a commit, at a time
-FIELDS = ("id", "name", "score", "max_tile", "moves", "verified", "hints", "autoplay", "restores", "undos", "over",
-          "game_id", "created", "seed", "start", "directions", "tiles", "board", "reviews")  # fmt: skip
+# The record's own columns, written as they are; then what the line adds to them.
+COLUMNS = ("id", "name", "score", "max_tile", "moves", "verified", "hints", "autoplay", "restores", "undos", "over",
+           "game_id")  # fmt: skip
+FIELDS = (*COLUMNS, "created", "seed", "start", "directions", "tiles", "board", "reviews")
+REVIEW_FIELDS = ("position", "best", "loss", "scores", "mistake")
 MISTAKES = (CORNER, TRAPPED, MERGES, FULL)
 
 cli = AppGroup("records", help="Back up and restore the records (JSON lines).")
@@ -95,26 +98,12 @@ def to_line(record, reviews):
     """A record as its backup line holds it: its seed shown, game over or not (a backup is the host's)."""
     directions = directions_of(record)
     return {
-        "id": record.id,
-        "name": record.name,
-        "score": record.score,
-        "max_tile": record.max_tile,
-        "moves": record.moves,
-        "verified": record.verified,
-        "hints": record.hints,
-        "autoplay": record.autoplay,
-        "restores": record.restores,
-        "undos": record.undos,
-        "over": record.over,
-        "game_id": record.game_id,
+        **{column: getattr(record, column) for column in COLUMNS},
         "created": records.created_text(record),
         **records.replay_of(record),
         "seed": record.seed,
         "board": unpack(positions(record.start, directions, record.tiles)[-1]),
-        "reviews": [
-            {"position": r.position, "best": r.best, "loss": r.loss, "scores": r.scores, "mistake": r.mistake}
-            for r in reviews
-        ],
+        "reviews": [{field: getattr(review, field) for field in REVIEW_FIELDS} for review in reviews],
     }
 
 
@@ -209,8 +198,8 @@ def _reviews(reviews, record_id, positions_played):
         raise Refused("reviews must be a list")
     kept, seen = [], set()
     for review in reviews:
-        if not (isinstance(review, dict) and review.keys() == {"position", "best", "loss", "scores", "mistake"}):
-            raise Refused("a review must hold position, best, loss, scores and mistake")
+        if not (isinstance(review, dict) and review.keys() == set(REVIEW_FIELDS)):
+            raise Refused(f"a review must hold {', '.join(REVIEW_FIELDS)}")
         position, scores, loss = review["position"], review["scores"], review["loss"]
         if type(position) is not int or not 0 <= position < positions_played or position in seen:
             raise Refused(f"a review's position must be one the game played, once: {json.dumps(position)}")
@@ -220,6 +209,5 @@ def _reviews(reviews, record_id, positions_played):
         if type(loss) not in (int, float) or loss < 0 or review["mistake"] not in (None, *MISTAKES):
             raise Refused(f"the review of position {position} has no loss of 0 or more, or an unknown mistake")
         seen.add(position)
-        kept.append(Review(record_id=record_id, position=position, best=review["best"], loss=loss, scores=scores,
-                           mistake=review["mistake"]))  # fmt: skip
+        kept.append(Review(record_id=record_id, **review))
     return kept

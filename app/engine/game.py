@@ -248,6 +248,12 @@ class Game:
     def assisted(self) -> bool:
         return self.hints > 0 or self.autoplay
 
+    @property
+    def helped(self) -> bool:
+        """Help from this server: a hint, auto-play, a move taken back, a restore (what the hall of
+        fame's "without help", Record.without_help, leaves out)."""
+        return self.assisted or self.undos > 0 or self.restores > 0
+
     def to_stored(self) -> dict:
         """The game as a session stores it: every session holds one, so what is still at its
         default (no undo, no restore) is left out."""

@@ -29,9 +29,7 @@ def current_game():
         game = games.new_game()
         games.save_game(game)
         metrics.count("games")
-    # helped: what the hall of fame's "without help" filter leaves out, for the player's own statistics
-    helped = game.assisted or game.undos > 0 or game.restores > 0
-    return {**game.to_state(), "created": created, "helped": helped}
+    return {**game.to_state(), "created": created, "helped": game.helped}  # helped: for the player's statistics
 
 
 @bp.post("/game")
