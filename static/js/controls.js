@@ -4,6 +4,7 @@
 // not needed to play.
 
 import { bindActionKeys } from './input.js';
+import { loadOnce } from './page.js';
 import { isFinished } from './storage.js';
 
 /** addEventListener, returning its removal. */
@@ -60,9 +61,7 @@ const bindChoice = (group) => listen(group, 'click', (event) => {
  * nothing happened this time.
  */
 function lazily(load, notice) {
-  let loaded = null;
-  return () => (loaded ??= load().catch((err) => {
-    loaded = null;
+  return loadOnce(() => load().catch((err) => {
     notice.flash();
     throw err;
   }));

@@ -32,6 +32,18 @@ export function fill(template, values) {
   return String(template || '').replace(/\{(\w+)\}/g, (m, name) => (name in values ? values[name] : m));
 }
 
+/**
+ * A part of the page loaded on first use: `load()` runs once and every call shares its promise;
+ * a load that failed (the server was unreachable) runs again on the next call.
+ */
+export function loadOnce(load) {
+  let loading = null;
+  return () => (loading ??= load().catch((err) => {
+    loading = null;
+    throw err;
+  }));
+}
+
 /** Add the stylesheet of a part loaded on first use (its URL in the page's data `styles`); resolves once it applies. */
 export function loadStyle(name) {
   const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: pageData().styles[name] });

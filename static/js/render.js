@@ -1,7 +1,7 @@
 // Everything the player sees: tiles and their animations, scores, overlay, notices; and the
 // game page's screen made of them (createScreen).
 
-import { numberFormat } from './page.js';
+import { loadOnce, numberFormat } from './page.js';
 
 const SLIDE_MS = 100; // tile slide, as the original
 // Tiles merged away stay under the merged tile until its pop (200ms, after the slide) has
@@ -173,17 +173,13 @@ export class ScoreView {
  * show it. Shown once loaded, unless hidden meanwhile; a failed load is tried again next time.
  */
 function lazyOverlay(load) {
+  const loading = loadOnce(load);
   let overlay = null;
-  let loading = null;
   let wanted = null; // the last show()'s arguments, until hide()
   return {
     show(...args) {
       wanted = args;
-      loading ??= load().catch((err) => {
-        loading = null;
-        throw err;
-      });
-      loading.then((loaded) => {
+      loading().then((loaded) => {
         overlay = loaded;
         if (wanted) overlay.show(...wanted);
       }, (err) => console.warn('2048: no overlay', err));

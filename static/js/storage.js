@@ -4,6 +4,8 @@
 // pauses, so that if the server forgets the session, the restore that carries it keeps the game
 // verified (app/seals.py).
 
+import { loadOnce } from './page.js';
+
 const BEST_KEY = 'bestScore';
 const STATE_KEY = 'gameState';
 const RECORD_NAME_KEY = '2048-record-name';
@@ -133,7 +135,7 @@ const PLAYED_HERE = new Set(['moved', 'kept', 'restored', 'undone']); // the cha
  * `isBusy()`: play goes on. Asking for the copy (seals.js) is loaded after the first change made here.
  */
 export function createSeals(parts) {
-  let keeper = null;
+  const keeper = loadOnce(() => import('./seals.js').then((seals) => seals.createKeeper(parts)));
 
   return {
     /** The token of the sealed copy kept for `game`, if the page has one. */
@@ -148,10 +150,7 @@ export function createSeals(parts) {
     changed(kind) {
       if (kind === 'new') saveSealedCopy(null);
       if (!PLAYED_HERE.has(kind)) return;
-      keeper ??= import('./seals.js').then((seals) => seals.createKeeper(parts));
-      keeper.then((k) => k.keepLater(), () => {
-        keeper = null; // loaded after the next change
-      });
+      keeper().then((k) => k.keepLater(), () => {}); // not loaded: tried again after the next change
     },
   };
 }
