@@ -27,6 +27,7 @@ def test_a_repeat_visit_asks_the_server_for_no_static_file(new_context, console_
     first = context.new_page()
     first.goto("/")
     wait_idle(first)
+    first.evaluate("() => navigator.serviceWorker.ready.then(() => true)")  # registered once the page loaded
     first.close()
 
     page = context.new_page()
