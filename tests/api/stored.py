@@ -37,6 +37,6 @@ def entry_count(app):
     return _query(app, "SELECT count(*) FROM sessions")[0][0]
 
 
-def forget(app, client):
-    """The server forgets the client's session (as an evicted or expired one): its game is held nowhere."""
-    _query(app, "DELETE FROM sessions WHERE id = ?", ("session:" + client.get_cookie("session").value,))
+def forget(app, cookie):
+    """The server forgets the cookie's session (as an evicted or expired one): its game is held nowhere."""
+    _query(app, "DELETE FROM sessions WHERE id = ?", ("session:" + cookie,))

@@ -33,7 +33,7 @@ def record_of(client, name="Ann"):
 def test_a_forgotten_game_comes_back_verified_from_its_sealed_copy(app):
     player = app.test_client()
     state, token = played(player, 30)
-    forget(app, player)
+    forget(app, player.get_cookie("session").value)
     forgotten = app.test_client()  # the same browser, in a new session
     assert forgotten.get("/api/game").get_json()["created"] is True
     reply = forgotten.put("/api/game", json={**state, "token": token})
@@ -49,7 +49,7 @@ def test_the_tiles_to_come_are_the_ones_the_game_had(app):
     """A restored game is the same game: put back twice from one copy, the same moves bring the same tiles."""
     player = app.test_client()
     state, token = played(player, 20)
-    forget(app, player)
+    forget(app, player.get_cookie("session").value)
     boards = []
     for _ in range(2):
         restored = app.test_client()
@@ -94,7 +94,7 @@ def test_workers_of_one_instance_folder_share_the_key_and_a_set_key_is_used(make
     player = first.test_client()
     state, token = played(player, 15)
     assert secret_key(first) == secret_key(second) and len(secret_key(first)) == 64
-    forget(first, player)
+    forget(first, player.get_cookie("session").value)
     restored = second.test_client()
     restored.put("/api/game", json={**state, "token": token})
     assert record_of(restored)["verified"]

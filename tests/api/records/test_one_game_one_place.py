@@ -112,7 +112,7 @@ def test_once_a_record_shows_its_seed_no_copy_of_the_game_plays_on_verified(make
     revealed = record(player, save(player))["replay"]
     assert revealed["seed"] is not None
     if where.startswith("a new session"):
-        forget(app, player)
+        forget(app, player.get_cookie("session").value)
         thief = app.test_client()
     else:
         thief = player
@@ -198,7 +198,7 @@ def test_a_forgotten_game_comes_back_in_one_session_only(make_records_app):
     player = app.test_client()
     play_randomly(player, 10)
     state, token = state_and_copy(player)
-    forget(app, player)
+    forget(app, player.get_cookie("session").value)
     back, late = app.test_client(), app.test_client()
     for client in (back, late):
         client.put("/api/game", json={**state, "token": token})
@@ -214,7 +214,7 @@ def test_a_session_whose_game_is_held_elsewhere_is_refused_and_forgotten(make_re
     player = app.test_client()
     play_randomly(player, 10)
     state, token = state_and_copy(player)
-    forget(app, player)
+    forget(app, player.get_cookie("session").value)
     first, second = app.test_client(), app.test_client()
     assert first.put("/api/game", json={**state, "token": token}).status_code == 200
     monkeypatch.setattr(games.store, "held_elsewhere", lambda _game_id: False)  # as if both asked at once
