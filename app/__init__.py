@@ -7,6 +7,7 @@ from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import assets, backups, config, database, errors, games, hints, i18n, limits, logs, metrics, security, store
+from .par import cli as daily_commands
 from .routes import BLUEPRINTS, game_api
 from .routes import metrics as metrics_routes
 
@@ -39,6 +40,7 @@ def create_app(test_config=None):
     security.init_app(app)
     database.init_app(app, migrate_now=usable)
     backups.init_app(app)  # flask records export|import
+    app.cli.add_command(daily_commands)  # flask daily par
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     if app.config["METRICS"]:
