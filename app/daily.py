@@ -83,8 +83,10 @@ def requested_day(text) -> str:
 
 
 def about(day: str) -> dict:
-    """A day as the API shows it: its date and commitment, and its seed once revealed (else null)."""
-    return {"date": day, "seed": seed(day) if revealed(day) else None, "commitment": commitment(day)}
+    """A day as the API shows it: its date and commitment, and its seed once revealed (else null),
+    in decimal as a string: the very text the commitment hashes, and more digits than a JavaScript
+    number holds exactly."""
+    return {"date": day, "seed": str(seed(day)) if revealed(day) else None, "commitment": commitment(day)}
 
 
 def info(game=None) -> dict:

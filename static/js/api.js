@@ -45,8 +45,8 @@ function backoffDelay(attempt, retryAfter = null) {
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One request: its JSON answer, or an ApiError. */
-async function request(url, method, body) {
-  const init = { method, credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } };
+async function request(url, method, body, headers) {
+  const init = { method, credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json', ...headers } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -75,9 +75,12 @@ async function request(url, method, body) {
   return data;
 }
 
-/** The API under `root` (the page data's apiRoot). Each call is one request: retrying is the caller's choice of withRetry. */
-export function createApi(root = '/api') {
-  const call = (method, path, body) => request(root + path, method, body);
+/**
+ * The API under `root` (the page data's apiRoot), every request with `headers` (the daily page's
+ * names its game). Each call is one request: retrying is the caller's choice of withRetry.
+ */
+export function createApi(root = '/api', headers = {}) {
+  const call = (method, path, body) => request(root + path, method, body, headers);
   return {
     getGame: () => call('GET', '/game'),
     newGame: (seed) => call('POST', '/game', seed === undefined ? {} : { seed }),
@@ -97,6 +100,8 @@ export function createApi(root = '/api') {
     /** The solver's review of the range of positions from `from`: {reviews, next}. */
     reviewRange: (id, from) => call('GET', `/records/${id}/review?from=${from}`),
     mistakes: (id) => call('GET', `/records/${id}/mistakes`),
+    /** Any other request, `call(method, path, body)` (the daily page's own). */
+    call,
   };
 }
 

@@ -2,14 +2,16 @@
 // just mean no persistence. The game state as the API gives it (its shape, a copy of its fields,
 // whether it is finished), and the keeping of the server's sealed copy of the game: asked once play
 // pauses, so that if the server forgets the session, the restore that carries it keeps the game
-// verified (app/seals.py).
+// verified (app/seals.py). A page whose data names a prefix (`apart`: the daily page's) keeps its
+// own game, best score and record name, under names of its own.
 
-import { loadOnce } from './page.js';
+import { loadOnce, pageData } from './page.js';
 
 const BEST_KEY = 'bestScore';
 const STATE_KEY = 'gameState';
 const RECORD_NAME_KEY = '2048-record-name';
 const SEALED_KEY = 'gameSealed';
+const apart = pageData().apart || '';
 
 function storage() {
   try {
@@ -22,7 +24,7 @@ function storage() {
 function read(key) {
   try {
     const s = storage();
-    return s ? s.getItem(key) : null;
+    return s ? s.getItem(apart + key) : null;
   } catch {
     return null;
   }
@@ -31,7 +33,7 @@ function read(key) {
 function write(key, value) {
   try {
     const s = storage();
-    if (s) s.setItem(key, value);
+    if (s) s.setItem(apart + key, value);
   } catch {
     // quota exceeded or storage disabled: play on without persistence
   }
@@ -107,7 +109,7 @@ export function saveGame(state) {
 /** Call listener() when another window of this browser saves a game; returns an unsubscribe. */
 export function onGameSaved(listener) {
   const handler = (event) => {
-    if (event.key === STATE_KEY) listener();
+    if (event.key === apart + STATE_KEY) listener();
   };
   window.addEventListener('storage', handler);
   return () => window.removeEventListener('storage', handler);
