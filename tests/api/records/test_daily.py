@@ -74,11 +74,14 @@ def test_the_same_directions_give_the_same_boards_in_two_sessions(make_records_a
 
 
 def fours_shared(one, other, moves):
-    """Moves at which two games, each moving its own random way, both got a 4, and the moves compared."""
+    """Moves at which two games, each moving its own random way from a different first move, both
+    got a 4, and the moves compared. (Games that played the same moves so far get the same tiles.)"""
     shared = compared = 0
     rng_one, rng_other = random.Random(1), random.Random(2)
     while compared < moves:
         one_direction, other_direction = moving(one.state, rng_one), moving(other.state, rng_other)
+        while compared == 0 and other_direction == one_direction:
+            other_direction = moving(other.state, rng_other)
         if one_direction is None or other_direction is None:
             break
         shared += one.play(one_direction) == other.play(other_direction) == 4
