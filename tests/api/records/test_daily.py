@@ -7,6 +7,7 @@ Each test runs on SQLite and on a real PostgreSQL server (the records' conftest)
 import hashlib
 import random
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -344,3 +345,18 @@ def test_a_backup_keeps_the_days_records_and_an_import_replays_them_from_the_day
 
     clock.move_to(REVEALED)
     assert restored.test_client().get(f"/api/records/{record_id}").get_json()["replay"]["seed"] is not None
+
+
+def test_the_docs_check_of_a_daily_record_by_hand_holds(client, clock):
+    """docs/api.md's script, run as it is written, its requests asked of the test client."""
+    start(client)
+    finish(client, random.Random(11))
+    record_id = save(client)
+    clock.move_to(REVEALED)
+    docs = (Path(__file__).parents[3] / "docs" / "api.md").read_text()
+    script = docs.split("**Checking a day's record by hand**")[1].split("```python\n")[1].split("```")[0]
+    asked = script.replace("RECORD_ID", record_id).replace(
+        'json.load(urllib.request.urlopen("https://game.example.org" + path))', "client.get(path).get_json()"
+    )
+    assert asked.count("client.get") == 1
+    exec(compile(asked, "docs/api.md", "exec"), {"client": client})  # its asserts are the check
