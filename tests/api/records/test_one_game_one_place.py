@@ -14,7 +14,7 @@ import pytest
 from app import games, records
 from app.engine import DIRECTIONS
 from tests.api.records.helpers import finish, hall_of_fame, save
-from tests.api.stored import forget
+from tests.api.stored import expire, forget
 from tests.support.foresight import Foreteller, moving_direction, play_randomly, state_and_copy, tile_brought
 
 
@@ -238,3 +238,18 @@ def test_the_game_a_record_replays_is_the_one_its_session_played(make_records_ap
     play_randomly(other, 5, seed=9)
     replay = record(other, save(other))["replay"]
     assert replay["start"] == state and len(replay["directions"]) == 5
+
+
+def test_a_session_expired_but_not_yet_cleared_holds_its_game_no_longer(make_records_app):
+    """The store clears expired sessions only now and then: an expired one that still names the game
+    neither keeps its copy from coming back as the game, nor blocks the write of the one it came back in."""
+    app = make_records_app()
+    player = app.test_client()
+    play_randomly(player, 10)
+    state, token = state_and_copy(player)
+    expire(app, player.get_cookie("session").value)
+    back = app.test_client()
+    assert back.put("/api/game", json={**state, "token": token}).status_code == 200
+    assert tile_brought(back, moving_direction(back, random.Random(7))) is not None
+    finish(back)
+    assert record(back, save(back))["verified"]
