@@ -47,6 +47,9 @@ SETTINGS = {
     "LOG_CLIENT_ADDRESS": False,
     # Prometheus metrics at /metrics (app/metrics.py); off, the route does not exist.
     "METRICS": False,
+    # The networks /metrics answers (a 404 elsewhere, and to any request that came through a proxy):
+    # loopback only, unless the host names where its Prometheus scrapes from.
+    "METRICS_ALLOWED_FROM": ["127.0.0.0/8", "::1/128"],
     # --- Limits, per client address unless said otherwise ------------------------------
     # Fast human play and fast auto-play stay far below it.
     "API_RATE_LIMIT": "40 per second; 1500 per minute",

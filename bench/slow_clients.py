@@ -8,9 +8,10 @@ gunicorn.conf.py applies, and plays a game with a fresh connection a request, pa
 player (about 25 moves a second), starting a new game every 25 moves. Then it opens ``--slow``
 connections of tests/support/slow_clients.py's three kinds (a stalled body, endless headers, a
 dribbled body), kept open until the end (reopened whenever the server closes one), and plays
-again. It prints the player's p50/p90/max latency alone and with the slow connections, p90's ratio, the requests that got no answer within the client's timeout (20 s),
-and how long the server kept a slow connection before closing it. ``--gunicorn-args`` are added
-through GUNICORN_CMD_ARGS (other worker classes, ``--threads``) to compare candidates.
+again. It prints the player's p50/p90/max latency alone and with the slow connections, p90's
+ratio, the requests that got no answer within the client's timeout (20 s), and how long the
+server kept a slow connection before closing it. ``--gunicorn-args`` are added through
+GUNICORN_CMD_ARGS (other worker classes, ``--threads``) to compare candidates.
 """
 
 import argparse
