@@ -82,15 +82,25 @@ if flask_setting("METRICS", False):
 
 
 def on_starting(server):
-    """Bring the records' schema up to date once, before any worker starts.
+    """Bring the records' schema up to date once, before any worker starts, and say where the data is.
 
-    Building the app migrates the schema, so a short-lived process builds it and exits.
-    Workers then find the schema current and never load Alembic, which a worker that
-    migrated would keep for its whole life (12 MB each). If the database is down, the
-    process says so and the workers migrate later, on the first request that needs it.
+    Building the app migrates the schema, so a short-lived process builds it and exits, printing
+    what the host should know of its data folder (config.describe_data_folder), logged here once.
+    Workers then find the schema current and never load Alembic, which a worker that migrated
+    would keep for its whole life (12 MB each). If the database is down, the process says so and
+    the workers migrate later, on the first request that needs it.
     """
     server.log.info("bringing the records' schema up to date")
-    subprocess.run([sys.executable, "-c", "from app import create_app; create_app()"], check=False)
+    said = subprocess.run(
+        [sys.executable, "-c", "import json; from app import config, create_app; "
+         "print(json.dumps(config.describe_data_folder(create_app())))"],
+        stdout=subprocess.PIPE, text=True, check=False,
+    )  # fmt: skip
+    if said.returncode == 0:
+        folder, *earlier = json.loads(said.stdout.splitlines()[-1])
+        server.log.info(folder)
+        for warning in earlier:
+            server.log.warning(warning)
 
 
 # --- The worker: each request read whole before the app sees it ----------------------------------

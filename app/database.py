@@ -144,12 +144,16 @@ def database_unavailable(error):
 
 
 def migrate_schema():
-    """Apply Alembic's migrations once per process (env.py serialises replicas on PostgreSQL)."""
+    """Apply Alembic's migrations once per process (env.py serialises replicas on PostgreSQL). A
+    database with no schema at all is marked ``records_schema_made``: there were no records before
+    this process (an export then knows it is looking in the wrong place)."""
     app = current_app._get_current_object()
     with _schema_lock:
         if app.extensions.get("records_schema_ready"):
             return
-        if _stored_revision() != SCHEMA_REVISION:
+        stored = _stored_revision()
+        if stored != SCHEMA_REVISION:
+            app.extensions["records_schema_made"] = stored is None
             _load_migrate(app).upgrade(directory=str(MIGRATIONS))
         app.extensions["records_schema_ready"] = True
 
