@@ -18,6 +18,7 @@ from . import (
     limits,
     logs,
     metrics,
+    moderation,
     security,
     store,
 )
@@ -53,6 +54,7 @@ def create_app(test_config=None):
     security.init_app(app)
     database.init_app(app, migrate_now=usable)
     backups.init_app(app)  # flask records export|import
+    moderation.init_app(app)  # flask records hide|unhide|rename|delete
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     if app.config["METRICS"]:

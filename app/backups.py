@@ -151,6 +151,7 @@ def to_line(record, reviews):
         **records.replay_of(record),
         "seed": record.seed,
         "board": unpack(positions(record.start, directions, record.tiles)[-1]),
+        "hidden": record.hidden,
         "reviews": [{field: getattr(review, field) for field in REVIEW_FIELDS} for review in reviews],
     }
 
@@ -290,6 +291,8 @@ def _replayed(line):
     game.restores, game.undos = check_count("restores", line["restores"]), check_count("undos", line["undos"])
     record = Record(id=line["id"], game_id=check_id(line["game_id"]), created=_moment(line["created"]))
     records.fill(record, game, line["name"], tiles, line["verified"])
+    # Taken down by the host, and kept so (backups made before hosts could take records down have no such field).
+    record.hidden = check_bool("hidden", line.get("hidden", False))
     return record, _reviews(line["reviews"], record.id, len(directions))
 
 
