@@ -9,6 +9,7 @@ asks and, with FLASK_METRICS, gives the workers one folder for their metrics.
 
 import json
 import os
+import re
 import selectors
 import shutil
 import subprocess
@@ -132,6 +133,13 @@ CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 # gunicorn's refusals, by status (any other ParseException is a 400), as its sync worker answers them.
 REFUSALS = {LimitRequestLine: 414, LimitRequestHeaders: 431, UnsupportedTransferCoding: 501, ExpectationFailed: 417,
             ForbiddenProxyRequest: 403}  # fmt: skip
+# The headers that say whether a request has a body and how long it is.
+BODY_FRAMING = re.compile(rb"\r\n(?:content-length|transfer-encoding|expect)[ \t]*:", re.IGNORECASE)
+CONTENT_LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*([0-9]{1,15})[ \t]*\r\n", re.IGNORECASE)
+
+
+def refusal_status(error):
+    return next((status for kind, status in REFUSALS.items() if isinstance(error, kind)), 400)
 
 
 class Refused(Exception):
@@ -276,10 +284,28 @@ class BufferingWorker(SyncWorker):
             self._refuse(conn, refusal.status, str(refusal))
 
     def _arrived_whole(self, conn):
-        """Whether the request has arrived whole, by gunicorn's own parser (the one that reads it
-        next); Refused if it never can be. Asks a client that awaits it for the body ("100 Continue")."""
-        if len(conn.received) > HEAD_LIMIT and b"\r\n\r\n" not in conn.received[: HEAD_LIMIT + 4]:
-            raise Refused(431, f"a request's line and headers may hold {HEAD_LIMIT} bytes at most")
+        """Whether the request has arrived whole; Refused if it never can be. Most requests say so in
+        their head (no body, or one Content-Length); any other (chunked, awaiting "100 Continue",
+        anything unusual) is asked of gunicorn's own parser, the one that reads it next."""
+        received = conn.received
+        end = received.find(b"\r\n\r\n", 0, HEAD_LIMIT + 4)
+        if end < 0:
+            if len(received) > HEAD_LIMIT:
+                raise Refused(431, f"a request's line and headers may hold {HEAD_LIMIT} bytes at most")
+            return False
+        head = bytes(received[: end + 2])
+        framing = BODY_FRAMING.findall(head)
+        if not framing:
+            return True  # no body: a malformed head is refused by the parser, in handle_error
+        lengths = CONTENT_LENGTH.findall(head)
+        if len(framing) == len(lengths) == 1:
+            if int(lengths[0]) > BODY_LIMIT:
+                raise Refused(413, f"a request body may hold {BODY_LIMIT} bytes at most")
+            return len(received) - end - 4 >= int(lengths[0])
+        return self._parsed_whole(conn)
+
+    def _parsed_whole(self, conn):
+        """As _arrived_whole, by gunicorn's parser; asks a client that awaits it for the body."""
         too_large = Refused(413, f"a request body may hold {BODY_LIMIT} bytes at most")
         try:
             request = next(RequestParser(self.cfg, [bytes(conn.received)], conn.addr))
@@ -293,8 +319,7 @@ class BufferingWorker(SyncWorker):
                 raise too_large from None
             return False
         except ParseException as error:
-            status = next((status for kind, status in REFUSALS.items() if isinstance(error, kind)), 400)
-            raise Refused(status, str(error) or type(error).__name__) from None
+            raise Refused(refusal_status(error), str(error) or type(error).__name__) from None
         if len(body) > BODY_LIMIT:
             raise too_large
         whole = declared is None or len(body) == declared
@@ -303,8 +328,19 @@ class BufferingWorker(SyncWorker):
             self._send_now(conn, CONTINUE)
         return whole
 
+    def handle_error(self, req, client, addr, exc):
+        """A request gunicorn cannot parse, found as the handler reads it: refused as above."""
+        if isinstance(client, Connection) and isinstance(exc, ParseException):
+            self._write_refusal(client, refusal_status(exc), str(exc) or type(exc).__name__)
+        else:
+            super().handle_error(req, client, addr, exc)
+
     def _refuse(self, conn, status, message):
-        """Answer as the app answers its errors (app/errors.py: JSON under /api), then close."""
+        self._write_refusal(conn, status, message)
+        self._answer(conn)
+
+    def _write_refusal(self, conn, status, message):
+        """Answer as the app answers its errors (app/errors.py: JSON under /api); the loop then closes."""
         from app.errors import refusal  # the worker has loaded the app already: nothing more to load
 
         path = conn.request_target()
@@ -315,7 +351,6 @@ class BufferingWorker(SyncWorker):
             f"Content-Length: {len(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
         )
         conn.outgoing += head.encode("latin-1") + body
-        self._answer(conn)
 
     def _answer(self, conn):
         """Send what the handler wrote, from the loop when the client does not take it at once."""
