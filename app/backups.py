@@ -2,8 +2,9 @@
 
 One JSON object a line for each record: everything that rebuilds it exactly (its counts, its date,
 the seed, start, directions and tiles that replay it, its final board) and the solver's reviews of
-it. Both commands stream, a batch of records at a time in short transactions, so a database of any
-size goes through in little memory while the game goes on saving records, and ``-`` is standard
+it. Both commands stream in short transactions (an export reads one record at a time, an import
+commits a batch), so a database of any size goes through in little memory while the game goes on
+saving records, and ``-`` is standard
 input or output, for a pipe or ``docker exec``. Each names the database it reads or writes; an
 export that finds no records database (this process had to make it) fails rather than write an
 empty backup: it is the wrong folder or URL.
@@ -41,7 +42,7 @@ from .errors import ApiError
 from .review import directions_of, fault, finite_number
 
 BATCH = 500  # records written before a commit
-READ_BATCH = 100  # records read at a time: an export holds one batch of lines (a long game's is 25 kB)
+READ_BATCH = 500  # records' keys read at a time by an export, which then reads each record alone
 MAX_LINE = 16 * 2**20  # characters: far more than the longest game's line with every position reviewed
 # The record's own columns, written as they are; then what the line adds to them.
 COLUMNS = ("id", "name", "score", "max_tile", "moves", "verified", "hints", "autoplay", "restores", "undos", "over",
@@ -118,28 +119,31 @@ def forget_made_database():
 
 
 def export_lines():
-    """Every record as a line of JSON, oldest first, read BATCH at a time, each batch in a short
-    transaction of its own (the next one starts after the last record read): a long export never
-    holds SQLite's lock, which would keep players' saves waiting, nor a PostgreSQL transaction open."""
+    """Every record as a line of JSON, oldest first. Their keys are read READ_BATCH at a time, then
+    each record with its reviews in a short transaction of its own, its line made and the
+    transaction over before the line is written: the export holds one record's line (however many
+    reviews it has) and never SQLite's lock while it writes, which would keep players' saves
+    waiting, nor a PostgreSQL transaction open. A record deleted meanwhile is left out."""
     after = None
     while True:
-        query = select(Record).order_by(Record.created, Record.id).limit(READ_BATCH)
+        query = select(Record.created, Record.id).order_by(Record.created, Record.id).limit(READ_BATCH)
         if after is not None:
             created, record_id = after
             query = query.where(or_(Record.created > created, and_(Record.created == created, Record.id > record_id)))
-        batch = db.session.scalars(query).all()
-        if not batch:
+        keys = db.session.execute(query).all()
+        db.session.rollback()
+        if not keys:
             return
-        reviews = {}
-        found = select(Review).where(Review.record_id.in_([record.id for record in batch])).order_by(Review.position)
-        for review in db.session.scalars(found):
-            reviews.setdefault(review.record_id, []).append(review)
-        lines = [json.dumps(to_line(record, reviews.get(record.id, [])), separators=(",", ":")) for record in batch]
-        after = batch[-1].created, batch[-1].id
-        db.session.rollback()  # the read is over: its lock goes until the next batch
-        db.session.expunge_all()  # and the batch's records with it
-        del batch, reviews
-        yield from lines
+        for _created, record_id in keys:
+            record = db.session.get(Record, record_id)
+            if record is not None:
+                found = select(Review).where(Review.record_id == record_id).order_by(Review.position)
+                line = json.dumps(to_line(record, db.session.scalars(found).all()), separators=(",", ":"))
+            db.session.rollback()  # the read is over: its lock goes before the line is written
+            db.session.expunge_all()
+            if record is not None:
+                yield line
+        after = keys[-1]
 
 
 def to_line(record, reviews):

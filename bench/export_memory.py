@@ -1,15 +1,15 @@
 """What a backup costs in memory: ``flask records export`` over a database of N records.
 
-    python -m bench.export_memory [--records 1000 4000] [--long-every 10] [--checkout PATH]
+    python -m bench.export_memory [--records 1000 4000] [--long-every 10] [--reviews 3] [--checkout PATH]
 
 Fills a SQLite database in a temporary instance folder with copies of two records (ids and game
 ids of their own): every ``--long-every``-th one the solver's 11,070-move game of
-bench/results/long_game.txt, the others its first 300 moves, each with a review of a few
-positions. Then it runs the real command (``flask --app app records export FILE``) in a process
-of its own for each count and prints that process's peak resident memory, the time it took and
-the size of the backup. Memory that stays flat as the count grows is what a streaming export
-promises. ``--checkout`` runs the command from another checkout (``git worktree add``), whose app it
-then imports: the code before a change, on the same database.
+bench/results/long_game.txt, the others its first 300 moves, each with ``--reviews`` reviews of
+its positions (a short game has at most 300). Then it runs the real command (``flask --app app
+records export FILE``) in a process of its own for each count and prints that process's peak
+resident memory, the time it took and the size of the backup. Memory that stays flat as the count
+grows is what a streaming export promises. ``--checkout`` runs the command from another checkout
+(``git worktree add``), whose app it then imports: the code before a change, on the same database.
 """
 
 import argparse
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from app import create_app, records
 from app.database import Record, Review, db
@@ -29,7 +29,7 @@ from bench.records import long_game
 from tests.support.servers import PROJECT_ROOT, server_env
 
 
-def fill(instance, count, long_every):
+def fill(instance, count, long_every, reviews):
     """``count`` records in the instance folder's database, copied from a long and a short game."""
     app = create_app({"TESTING": True, "INSTANCE_PATH": instance, "RATELIMIT_ENABLED": False})
     with app.app_context():
@@ -46,8 +46,10 @@ def fill(instance, count, long_every):
             copy = Record(**{column: getattr(template, column) for column in COPIED})
             copy.id, copy.game_id = secrets.token_urlsafe(12), secrets.token_urlsafe(12)[:16]
             db.session.add(copy)
-            db.session.add_all(Review(record_id=copy.id, position=p, best="left", loss=0.5, scores={"left": 1.0,
-                                      "up": 0.5}, mistake=None) for p in range(3))  # fmt: skip
+            db.session.flush()
+            review = {"record_id": copy.id, "best": "left", "loss": 0.5, "scores": {"left": 1.0, "up": 0.5}}
+            positions = range(min(reviews, template.direction_count))
+            db.session.execute(insert(Review), [review | {"position": at, "mistake": None} for at in positions])
             if number % 500 == 0:
                 db.session.commit()
         db.session.commit()
@@ -89,13 +91,14 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--records", type=int, nargs="+", default=[1000, 4000])
     parser.add_argument("--long-every", type=int, default=10)
+    parser.add_argument("--reviews", type=int, default=3, help="reviews a record has")
     parser.add_argument("--checkout", type=Path, default=PROJECT_ROOT, help="the checkout whose command runs")
     args = parser.parse_args(argv)
     print(f"export memory (load average {os.getloadavg()[0]:.2f})")
     with tempfile.TemporaryDirectory(prefix="export-memory-") as folder:
         instance = Path(folder) / "instance"
         for count in sorted(args.records):
-            fill(instance, count, args.long_every)
+            fill(instance, count, args.long_every, args.reviews)
             peak, seconds, size, said = export(instance, str(Path(folder) / f"backup-{count}.jsonl"), args.checkout)
             print(f"  {count:6d} records: peak {peak:6.1f} MB resident, {seconds:5.1f} s, backup {size / 1e6:6.1f} MB"
                   f"  ({said})")  # fmt: skip
