@@ -120,7 +120,8 @@ def on_starting(server):
 # the solver, SQLite and the lock files see what they always saw). bench.slow_clients measures it
 # (docs/benchmarks.md: gthread, tornado and the sync worker beside it).
 
-REQUEST_TIMEOUT = 10.0  # seconds for a request to arrive whole, and for its answer to be taken
+REQUEST_TIMEOUT = 10.0  # seconds for a request to arrive whole
+ANSWER_TIMEOUT = 30.0  # seconds for a client to take what of its answer the kernel could not hold
 HEAD_LIMIT = 64 * 1024  # bytes of request line and headers
 BODY_LIMIT = 128 * 1024  # bytes of body: twice the largest the app takes (a restore's 64 KiB)
 # Connections a worker holds at once, while their requests arrive or their answers leave: each
@@ -354,7 +355,7 @@ class BufferingWorker(SyncWorker):
 
     def _answer(self, conn):
         """Send what the handler wrote, from the loop when the client does not take it at once."""
-        conn.deadline = time.monotonic() + REQUEST_TIMEOUT
+        conn.deadline = time.monotonic() + ANSWER_TIMEOUT
         self._send(conn, registered=False)
 
     def _send(self, conn, registered=True):
