@@ -10,9 +10,17 @@ from pathlib import Path
 from .store.locking import StoreUnavailable
 
 
-def open_lock_file(path: Path):
+def open_lock_file(path: Path, folder_mode=None):
+    """The lock file at ``path``, made if it is not there; with ``folder_mode``, its folder too (with
+    that mode) the first time. Unbuffered: nothing is ever written to it."""
     try:
-        return open(path, "ab")
+        try:
+            return open(path, "ab", buffering=0)
+        except FileNotFoundError:
+            if folder_mode is None:
+                raise
+            path.parent.mkdir(mode=folder_mode, exist_ok=True)
+            return open(path, "ab", buffering=0)
     except OSError as error:
         raise StoreUnavailable(f"cannot open the lock file {path}: {error}") from error
 
