@@ -10,7 +10,8 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.http import HTTP_STATUS_CODES
 
 from . import metrics
-from .store import GameHeldElsewhere, SessionBusy, StoreUnavailable, WriteOutcomeUnknown
+from .faults import SolverUnavailable, StoreUnavailable, WriteOutcomeUnknown
+from .store import GameHeldElsewhere, SessionBusy
 
 # Answered in JSON, as the API is: what programs ask (health checks, the metrics' scraper).
 MACHINE_PATHS = ("/api", "/healthz", "/readyz", "/metrics")
@@ -32,6 +33,7 @@ def init_app(app):
     app.register_error_handler(ApiError, api_error)
     app.register_error_handler(SessionBusy, session_busy)
     app.register_error_handler(GameHeldElsewhere, game_elsewhere)
+    app.register_error_handler(SolverUnavailable, solver_unavailable)
     for down in STORE_DOWN:
         app.register_error_handler(down, store_unavailable)
     app.register_error_handler(HTTPException, http_error)
@@ -65,6 +67,15 @@ def store_unavailable(error):
     else:
         message = "the game store is unavailable; nothing was changed: try again shortly"
         response = respond(503, "store_unavailable", message, changed=False)
+    response.headers["Retry-After"] = "5"
+    return response
+
+
+def solver_unavailable(error):
+    """The solver's slot, a lock file in the instance folder, cannot be opened: no hint or review now."""
+    current_app.logger.warning("solver unavailable: %s", error)
+    message = "the solver cannot work right now; nothing was changed: try again shortly"
+    response = respond(503, "solver_unavailable", message)
     response.headers["Retry-After"] = "5"
     return response
 

@@ -27,9 +27,10 @@ from pathlib import Path
 
 from flask_session.base import ServerSideSessionInterface
 
+from ..faults import StoreUnavailable
 from ..lockfiles import open_lock_file, try_flock
 from .cookies import CookiePolicy
-from .locking import GameHeldElsewhere, LockedSessions, StoreUnavailable, retry_until
+from .locking import GameHeldElsewhere, LockedSessions, retry_until
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +130,7 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         return file
 
     def _lock_file(self, stripe):
-        return open_lock_file(self.lock_dir / f"{stripe}.lock", folder_mode=0o700)
+        return open_lock_file(self.lock_dir / f"{stripe}.lock", StoreUnavailable, folder_mode=0o700)
 
     def _write(self, store_id, session, ttl, played, holding):
         """A new session: expired sessions go first, then, if the store is full, the unplayed
