@@ -80,6 +80,15 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
     CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=4)"]
 
+# gunicorn faces the network here, with no proxy in front: gunicorn.conf.py gives it app/worker.py's
+# BufferingWorker, which reads each request whole (within 10 s and 192 KiB) and sends each answer
+# from an event loop before and after the app runs, so clients that send slowly, stall or read slowly hold no worker.
+# Measured against the alternatives (bench.slow_clients, docs/benchmarks.md): the sync workers stop
+# serving with 2 slow clients; gthread only while its threads outnumber them (a thread per slow
+# client, for as long as the client likes); tornado's worker reads whole requests too but answers
+# malformed ones without the API's JSON and costs more per request. gevent was left out: monkey-
+# patching changes what the solver, SQLite and the lock files see. nginx inside the image would
+# leave the README's command unprotected and need a second process kept alive beside gunicorn.
 # gunicorn as PID 1: SIGTERM stops accepting, lets running requests finish for up to 5 s, then exits.
 # Heartbeat files in /dev/shm and no control socket, so a read-only root filesystem works.
 # Extra gunicorn options can be given at run time in GUNICORN_CMD_ARGS.

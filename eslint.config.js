@@ -3,6 +3,8 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
+  // A virtual environment in the checkout holds other projects' scripts (Python packages ship some).
+  { ignores: ['.venv/**'] },
   js.configs.recommended,
   {
     files: ['static/js/**/*.js'],

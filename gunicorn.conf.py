@@ -1,9 +1,10 @@
 """gunicorn's settings file, read from the folder it starts in (the project root; /app in the image).
 
-The command line and GUNICORN_CMD_ARGS still say where to listen and how many workers; this file
-brings the schema up to date before the workers start, leaves the forwarded headers to the app,
-writes the logs as FLASK_LOG_FORMAT asks and, with FLASK_METRICS, gives the workers one folder for
-their metrics.
+The command line and GUNICORN_CMD_ARGS still say where to listen and may change any setting; this
+file runs two workers unless WEB_CONCURRENCY says otherwise, gives them a worker class that reads
+each request whole before the app sees it (app/worker.py), brings the schema up to date
+before they start, leaves the forwarded headers to the app, writes the logs as FLASK_LOG_FORMAT
+asks and, with FLASK_METRICS, gives the workers one folder for their metrics.
 """
 
 import json
@@ -13,13 +14,16 @@ import subprocess
 import sys
 import tempfile
 
+# Two workers wherever it runs (the image, the README's command), as the docs say; WEB_CONCURRENCY
+# (or -w) sets another count. Each answers one request at a time, on one core.
+workers = int(os.environ.get("WEB_CONCURRENCY") or 2)
+
 # No peer may tell gunicorn the scheme (X-Forwarded-Proto and the like) or SCRIPT_NAME: by default
 # it believes them from 127.0.0.1, whatever FLASK_TRUSTED_PROXIES says, and a client on the
 # same machine could pass for HTTPS. The app's ProxyFix, set by FLASK_TRUSTED_PROXIES, is then
 # the one place that decides. gunicorn reads "" as an empty list: no address is trusted (a
 # UNIX socket, which the image does not bind, always is).
 forwarded_allow_ips = ""
-
 
 
 def flask_setting(name, default):
@@ -61,12 +65,32 @@ if flask_setting("METRICS", False):
 
 
 def on_starting(server):
-    """Bring the records' schema up to date once, before any worker starts.
+    """Bring the records' schema up to date once, before any worker starts, and say where the data is.
 
-    Building the app migrates the schema, so a short-lived process builds it and exits.
-    Workers then find the schema current and never load Alembic, which a worker that
-    migrated would keep for its whole life (12 MB each). If the database is down, the
-    process says so and the workers migrate later, on the first request that needs it.
+    Building the app migrates the schema, so a short-lived process builds it and exits, printing
+    what the host should know of its data folder (config.describe_data_folder), logged here once.
+    Workers then find the schema current and never load Alembic, which a worker that migrated
+    would keep for its whole life (12 MB each). If the database is down, the process says so and
+    the workers migrate later, on the first request that needs it.
     """
     server.log.info("bringing the records' schema up to date")
-    subprocess.run([sys.executable, "-c", "from app import create_app; create_app()"], check=False)
+    said = subprocess.run(
+        [sys.executable, "-c", "import json; from app import config, create_app; "
+         "print(json.dumps(config.describe_data_folder(create_app())))"],
+        stdout=subprocess.PIPE, text=True, check=False,
+    )  # fmt: skip
+    if said.returncode == 0:
+        folder, *earlier = json.loads(said.stdout.splitlines()[-1])
+        server.log.info(folder)
+        for warning in earlier:
+            server.log.warning(warning)
+
+
+# Each request read whole before the app sees it, so that no slow client holds a worker (app/worker.py).
+worker_class = "app.worker.BufferingWorker"
+# Connections a worker holds at once, while their requests arrive or their answers leave: each
+# holds at most a request's head and body limits (app/worker.py), so a worker buffers 48 MB at most.
+worker_connections = 250
+# Answers go through the worker's loop, which sendfile() would go around (static files are sent
+# from memory anyway: app/assets.py).
+sendfile = False

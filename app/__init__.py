@@ -6,7 +6,22 @@ from flask import Flask
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, backups, config, database, errors, games, hints, i18n, limits, logs, metrics, security, store
+from . import (
+    assets,
+    backups,
+    config,
+    database,
+    errors,
+    games,
+    hints,
+    i18n,
+    limits,
+    logs,
+    metrics,
+    moderation,
+    security,
+    store,
+)
 from .par import cli as daily_commands
 from .routes import BLUEPRINTS, game_api
 from .routes import metrics as metrics_routes
@@ -15,10 +30,12 @@ from .routes import metrics as metrics_routes
 def create_app(test_config=None):
     """Build the app: config.DEFAULTS, then FLASK_* environment variables, then ``test_config``."""
     overrides = dict(test_config or {})
-    instance_path = overrides.pop("INSTANCE_PATH", None) or os.environ.get("FLASK_INSTANCE_PATH")
+    instance_path = (
+        overrides.pop("INSTANCE_PATH", None) or os.environ.get("FLASK_INSTANCE_PATH") or config.default_data_folder()
+    )
     app = Flask(
         __name__,
-        instance_path=os.path.abspath(instance_path) if instance_path else None,
+        instance_path=os.path.abspath(instance_path),
         template_folder=_shipped("templates"),
         static_folder=_shipped("static"),
     )
@@ -41,6 +58,7 @@ def create_app(test_config=None):
     database.init_app(app, migrate_now=usable)
     backups.init_app(app)  # flask records export|import
     app.cli.add_command(daily_commands)  # flask daily par
+    moderation.init_app(app)  # flask records hide|unhide|rename|delete
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     if app.config["METRICS"]:

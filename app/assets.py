@@ -17,6 +17,7 @@ import hashlib
 import json
 import posixpath
 import re
+from contextlib import suppress
 from pathlib import Path
 from typing import NamedTuple
 
@@ -62,6 +63,8 @@ class StaticFiles:
 
     def _facts(self, filename):
         path = safe_join(current_app.static_folder, filename)
+        if path is None:  # a name that leads outside the folder
+            raise FileNotFoundError(filename)
         stat = Path(path).stat()
         facts = self._read.get(path)
         if facts is None or (facts.size, facts.mtime_ns) != (stat.st_size, stat.st_mtime_ns):
@@ -147,9 +150,12 @@ def manifest_text():
 
 
 def current_fingerprint(endpoint, values):
-    """The fingerprint of what a URL of ``endpoint`` answers now; None where URLs carry none."""
+    """The fingerprint of what a URL of ``endpoint`` answers now; None where URLs carry none, or for
+    a static file that is not there (a name outside the folder, or one that does not exist)."""
     if endpoint == "static":
-        return current_app.extensions["static_files"].fingerprint(values["filename"])
+        with suppress(FileNotFoundError):
+            return current_app.extensions["static_files"].fingerprint(values["filename"])
+        return None
     if endpoint == "manifest":
         return fingerprint_of(manifest_text().encode())
     return None
@@ -175,7 +181,7 @@ def cache_for_good_when_fingerprinted(response):
     if not current:
         return response
     files = current_app.extensions["static_files"]
-    sending_file = request.endpoint == "static" and response.status_code == 200
+    sending_file = request.endpoint == "static" and request.method in ("GET", "HEAD") and response.status_code == 200
     if sending_file:
         response.direct_passthrough = False
         response.set_data(files.body(request.view_args["filename"]))

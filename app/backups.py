@@ -2,46 +2,57 @@
 
 One JSON object a line for each record: everything that rebuilds it exactly (its counts, its date,
 the seed, start, directions and tiles that replay it, its final board) and the solver's reviews of
-it. Both commands stream, a batch of records at a time in short transactions, so a database of any
-size goes through in little memory while the game goes on saving records, and ``-`` is standard
-input or output, for a pipe or ``docker exec``.
+it. Both commands stream in short transactions (an export reads one record at a time, an import
+commits a batch), so a database of any size goes through in little memory while the game goes on
+saving records, and ``-`` is standard
+input or output, for a pipe or ``docker exec``. Each names the database it reads or writes; an
+export that finds no records database (this process had to make it) fails rather than write an
+empty backup: it is the wrong folder or URL.
 
-A backup is a text file anyone could have edited, so an import takes nothing on trust that the
-engine can check: each record is replayed from its seed, start and directions and must come out
-exactly as its line says (score, moves, largest tile, board, every tile placed, whether it is
-over), and a verified record must replay from a new game, as only those can be; a record of a
-day's game (app/daily.py) must replay from that day's seed, this server's, its tiles drawn from its
-history. A line that does not check out is refused whole, its number and the reason on standard
-error; the others go in, and the command then exits with 1. Records already there (by id) are
-skipped, so an import can be run again. SQLAlchemy only: SQLite and PostgreSQL alike, the schema
-brought up to date first.
+A backup is a text file anyone could have edited, so an import takes nothing on trust, and checks
+every line whole before anything of it is written: JSON of at most MAX_LINE characters, nested no
+deeper than the parser goes, with no NaN or infinity; every field of the type and within the bounds
+the database holds. And what the engine can check: each record is replayed from its seed, start and
+directions and must come out exactly as its line says (score, moves, largest tile, board, every
+tile placed, whether it is over), and a verified record must replay from a new game, as only those
+can be; a record of a day's game (app/daily.py) must replay from that day's seed, this server's, its
+tiles drawn from its history. A line that does not check out is refused whole, its number and the
+reason on standard error; the others go in, and the command then exits with 1; it never stops on a
+line. Records already there (by id) are skipped, so an import can be run again. SQLAlchemy only:
+SQLite and PostgreSQL alike, the schema brought up to date first.
 """
 
 import json
 from collections import Counter
+from contextlib import contextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 
 import click
+from flask import current_app
 from flask.cli import AppGroup
 from sqlalchemy import and_, or_, select
+from sqlalchemy.exc import IntegrityError
 
 from . import daily, records
-from .database import Record, Review, db, migrate_schema
-from .engine import DIRECTIONS, Game, InvalidState, max_tile, unpack
+from .database import UNAVAILABLE, Record, Review, db, migrate_schema
+from .engine import Game, InvalidState, max_tile, unpack
 from .engine.history import Directions, positions, tiles_from_text
 from .engine.state import check_bool, check_count, check_day, check_id, check_seed
 from .errors import ApiError
-from .review import CORNER, FULL, MERGES, TRAPPED, directions_of
+from .review import directions_of, fault, finite_number
 
-BATCH = 500  # records read, or written before a commit, at a time
+BATCH = 500  # records written before a commit
+READ_BATCH = 500  # records' keys read at a time by an export, which then reads each record alone
+MAX_LINE = 16 * 2**20  # characters: far more than the longest game's line with every position reviewed
 # The record's own columns, written as they are; then what the line adds to them.
 COLUMNS = ("id", "name", "score", "max_tile", "moves", "verified", "hints", "autoplay", "restores", "undos", "over",
            "game_id", "day", "ranked")  # fmt: skip
 FIELDS = (*COLUMNS, "created", "seed", "start", "directions", "tiles", "board", "reviews")
-# What a line written before records knew their day leaves out, and the value it means.
-EARLIER_FIELDS = {"day": None, "ranked": False}
+# What a line written before records knew their day, or hosts could take records down, leaves out,
+# and the value it means.
+EARLIER_FIELDS = {"day": None, "ranked": False, "hidden": False}
 REVIEW_FIELDS = ("position", "best", "loss", "scores", "mistake")
-MISTAKES = (CORNER, TRAPPED, MERGES, FULL)
 
 cli = AppGroup("records", help="Back up and restore the records (JSON lines).")
 
@@ -52,14 +63,23 @@ def init_app(app):
 
 
 @cli.command("export")
-@click.argument("file", type=click.File("w", encoding="utf-8", lazy=False))  # made even with no record
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 def export_command(file):
     """Write every record to FILE, oldest first, one JSON line each ("-": standard output)."""
-    migrate_schema()
-    count = 0
-    for line in export_lines():
-        file.write(line + "\n")
-        count += 1
+    click.echo(f"exporting the records of {database_name()}", err=True)
+    with database_errors():
+        if current_app.extensions.get("records_schema_made") and not db.session.query(Record.id).first():
+            forget_made_database()
+            raise click.ClickException(
+                "there is no records database here: this is not where the server keeps its records (set "
+                "FLASK_INSTANCE_PATH, or FLASK_SQLALCHEMY_DATABASE_URI, as the server has them); nothing was written"
+            )
+        migrate_schema()
+        count = 0
+        with click.open_file(file, "w", encoding="utf-8") as out:  # made even with no record
+            for line in export_lines():
+                out.write(line + "\n")
+                count += 1
     click.echo(f"exported {count} records", err=True)
 
 
@@ -68,34 +88,66 @@ def export_command(file):
 def import_command(file):
     """Add the records in FILE (an export; "-": standard input) that are not here yet, each checked
     by replaying it; a line that does not check out is refused, with its number, and the exit code is 1."""
-    migrate_schema()
-    counts = import_lines(file, lambda number, reason: click.echo(f"line {number}: {reason}", err=True))
+    click.echo(f"importing into the records of {database_name()}", err=True)
+    with database_errors():
+        migrate_schema()
+        counts = import_lines(lines_of(file), lambda number, reason: click.echo(f"line {number}: {reason}", err=True))
     click.echo(f"imported {counts['imported']}, skipped {counts['skipped']}, refused {counts['refused']}", err=True)
     if counts["refused"]:
         raise click.exceptions.Exit(1)
 
 
+def database_name():
+    """The records database's URL, its password hidden."""
+    return db.engine.url.render_as_string(hide_password=True)
+
+
+@contextmanager
+def database_errors():
+    """A database that does not answer ends the command with its reason, not a traceback."""
+    try:
+        yield
+    except UNAVAILABLE as error:
+        db.session.rollback()
+        raise click.ClickException(f"the records database does not answer: {error.orig or error}") from None
+
+
+def forget_made_database():
+    """The SQLite file this very process made (there was none), which holds no record, goes again:
+    left behind, the next export there would find an empty database and write an empty backup."""
+    url = db.engine.url
+    if url.get_backend_name() == "sqlite" and url.database:
+        db.session.remove()
+        db.engine.dispose()
+        Path(url.database).unlink(missing_ok=True)
+
+
 def export_lines():
-    """Every record as a line of JSON, oldest first, read BATCH at a time, each batch in a short
-    transaction of its own (the next one starts after the last record read): a long export never
-    holds SQLite's lock, which would keep players' saves waiting, nor a PostgreSQL transaction open."""
+    """Every record as a line of JSON, oldest first. Their keys are read READ_BATCH at a time, then
+    each record with its reviews in a short transaction of its own, its line made and the
+    transaction over before the line is written: the export holds one record's line (however many
+    reviews it has) and never SQLite's lock while it writes, which would keep players' saves
+    waiting, nor a PostgreSQL transaction open. A record deleted meanwhile is left out."""
     after = None
     while True:
-        query = select(Record).order_by(Record.created, Record.id).limit(BATCH)
+        query = select(Record.created, Record.id).order_by(Record.created, Record.id).limit(READ_BATCH)
         if after is not None:
             created, record_id = after
             query = query.where(or_(Record.created > created, and_(Record.created == created, Record.id > record_id)))
-        batch = db.session.scalars(query).all()
-        if not batch:
+        keys = db.session.execute(query).all()
+        db.session.rollback()
+        if not keys:
             return
-        reviews = {}
-        found = select(Review).where(Review.record_id.in_([record.id for record in batch])).order_by(Review.position)
-        for review in db.session.scalars(found):
-            reviews.setdefault(review.record_id, []).append(review)
-        lines = [json.dumps(to_line(record, reviews.get(record.id, [])), separators=(",", ":")) for record in batch]
-        after = batch[-1].created, batch[-1].id
-        db.session.rollback()  # the read is over: its lock goes until the next batch
-        yield from lines
+        for _created, record_id in keys:
+            record = db.session.get(Record, record_id)
+            if record is not None:
+                found = select(Review).where(Review.record_id == record_id).order_by(Review.position)
+                line = json.dumps(to_line(record, db.session.scalars(found).all()), separators=(",", ":"))
+            db.session.rollback()  # the read is over: its lock goes before the line is written
+            db.session.expunge_all()
+            if record is not None:
+                yield line
+        after = keys[-1]
 
 
 def to_line(record, reviews):
@@ -106,47 +158,111 @@ def to_line(record, reviews):
         "created": records.created_text(record),
         **records.full_replay(record),
         "board": unpack(positions(record.start, directions, record.tiles)[-1]),
+        "hidden": record.hidden,
         "reviews": [{field: getattr(review, field) for field in REVIEW_FIELDS} for review in reviews],
     }
 
 
+def lines_of(file):
+    """(number, text) of each line of ``file``, read MAX_LINE characters at a time at most: a longer
+    line's text is None (what is past the limit is read and dropped), so no line can fill the memory."""
+    number = 0
+    while chunk := file.readline(MAX_LINE + 1):
+        number += 1
+        if len(chunk) <= MAX_LINE or chunk.endswith("\n"):
+            yield number, chunk
+            continue
+        while (rest := file.readline(MAX_LINE)) and not rest.endswith("\n"):
+            pass
+        yield number, None
+
+
 def import_lines(lines, refuse):
-    """Add the records of ``lines`` not already here, committing BATCH at a time; ``refuse(number,
-    reason)`` hears of each line that is not a record as an export writes it. Returns the counts."""
+    """Add the records of ``lines`` ((number, text) pairs) not already here, committing BATCH at a
+    time; ``refuse(number, reason)`` hears of each line that is not a record as an export writes it.
+    Returns the counts."""
     counts = Counter(imported=0, skipped=0, refused=0)
-    for number, text in enumerate(lines, 1):
-        if not text.strip():
+    batch = []  # (number, record, reviews) added since the last commit
+    for number, text in lines:
+        if text is not None and not text.strip():
             continue
         try:
             record, reviews = from_line(text)
-            if db.session.get(Record, record.id) is not None:
-                counts["skipped"] += 1
-                continue
-            if record.game_id is not None:
-                other = db.session.scalars(select(Record.id).where(Record.game_id == record.game_id)).first()
-                if other is not None:
-                    raise Refused(f"its game {record.game_id} already has another record here, {other}")
+            with db.session.no_autoflush:  # nothing is written before its batch's commit
+                if _known(record, batch):
+                    counts["skipped"] += 1
+                    continue
         except Refused as error:
             refuse(number, str(error))
             counts["refused"] += 1
             continue
         db.session.add(record)
         db.session.add_all(reviews)
-        counts["imported"] += 1
-        if counts["imported"] % BATCH == 0:
-            db.session.commit()
-    db.session.commit()
+        batch.append((number, record, reviews))
+        if len(batch) == BATCH:
+            _commit(batch, refuse, counts)
+            batch = []
+    _commit(batch, refuse, counts)
     return counts
+
+
+def _known(record, batch):
+    """Whether the record is here already (by id, then True), or its game has another record (Refused)."""
+    if db.session.get(Record, record.id) is not None or any(record.id == added.id for _, added, _ in batch):
+        return True
+    if record.game_id is not None:
+        other = db.session.scalars(select(Record.id).where(Record.game_id == record.game_id)).first()
+        other = other or next((added.id for _, added, _ in batch if added.game_id == record.game_id), None)
+        if other is not None:
+            raise Refused(f"its game {record.game_id} already has another record here, {other}")
+    return False
+
+
+def _commit(batch, refuse, counts):
+    """The batch's records written; if the database refuses the batch (a record saved meanwhile by
+    someone else with the same id or game), each is tried alone and only those it refuses are."""
+    try:
+        db.session.commit()
+        counts["imported"] += len(batch)
+        return
+    except IntegrityError:
+        db.session.rollback()
+    for number, record, reviews in batch:
+        db.session.add(record)
+        db.session.add_all(reviews)
+        try:
+            db.session.commit()
+            counts["imported"] += 1
+        except IntegrityError:
+            db.session.rollback()
+            refuse(number, "another record with its id or its game was saved here meanwhile")
+            counts["refused"] += 1
 
 
 class Refused(Exception):
     """A line that is not a record as an export writes it, or not one its replay gives."""
 
 
+def _no_constant(name):
+    raise Refused(f"holds {name}, which is no number a record or review can hold")
+
+
+def _finite(text):
+    value = float(text)
+    if not finite_number(value):
+        raise Refused(f"holds {text}, a number too large for a record or review")
+    return value
+
+
 def from_line(text):
-    """The record (and its reviews) that a backup line holds, once its replay proves it, else Refused."""
+    """The record (and its reviews) that a backup line holds, once its replay proves it, else Refused.
+    Whatever the line holds, this raises nothing else: the command lists the line and goes on."""
+    if text is None:
+        raise Refused(f"longer than {MAX_LINE} characters: no export writes such a line")
     try:
-        line = json.loads(text)
+        line = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except RecursionError:
+        raise Refused("nested too deeply to be a record") from None
     except ValueError as error:
         raise Refused(f"not JSON ({error})") from None
     if not isinstance(line, dict):
@@ -159,6 +275,8 @@ def from_line(text):
         return _replayed(line)
     except (InvalidState, ApiError) as error:
         raise Refused(str(error)) from None
+    except (TypeError, ValueError, KeyError, AttributeError, OverflowError, RecursionError) as error:
+        raise Refused(f"not a record as an export writes it ({type(error).__name__}: {error})") from None
 
 
 def _replayed(line):
@@ -187,6 +305,7 @@ def _replayed(line):
         raise Refused("ranked, yet not a day's game")
     record = Record(id=line["id"], game_id=check_id(line["game_id"]), created=_moment(line["created"]))
     records.fill(record, game, line["name"], tiles, line["verified"])
+    record.hidden = check_bool("hidden", line["hidden"])  # taken down by the host, and kept so
     return record, _reviews(line["reviews"], record.id, len(directions))
 
 
@@ -203,21 +322,20 @@ def _moment(value):
 
 def _reviews(reviews, record_id, positions_played):
     """The solver's reviews as a line gives them, each of a position the record played, else Refused.
-    The solver's numbers are taken as they are: checking them would mean analysing the game again."""
+    The solver's numbers are taken as they are (checking them would mean analysing the game again),
+    once they are numbers a review holds (review.fault)."""
     if not isinstance(reviews, list):
         raise Refused("reviews must be a list")
     kept, seen = [], set()
     for review in reviews:
         if not (isinstance(review, dict) and review.keys() == set(REVIEW_FIELDS)):
             raise Refused(f"a review must hold {', '.join(REVIEW_FIELDS)}")
-        position, scores, loss = review["position"], review["scores"], review["loss"]
+        position = review["position"]
         if type(position) is not int or not 0 <= position < positions_played or position in seen:
-            raise Refused(f"a review's position must be one the game played, once: {json.dumps(position)}")
-        numbers = isinstance(scores, dict) and all(type(v) in (int, float) for v in scores.values())
-        if not (numbers and set(scores) <= set(DIRECTIONS) and review["best"] in scores):
-            raise Refused(f"the review of position {position} has no scores by direction including its best")
-        if type(loss) not in (int, float) or loss < 0 or review["mistake"] not in (None, *MISTAKES):
-            raise Refused(f"the review of position {position} has no loss of 0 or more, or an unknown mistake")
+            raise Refused(f"a review's position must be one the game played, once: {json.dumps(position)[:40]}")
+        wrong = fault(review["best"], review["loss"], review["scores"], review["mistake"])
+        if wrong:
+            raise Refused(f"the review of position {position} {wrong}")
         seen.add(position)
         kept.append(Review(record_id=record_id, **review))
     return kept

@@ -47,6 +47,9 @@ SETTINGS = {
     "LOG_CLIENT_ADDRESS": False,
     # Prometheus metrics at /metrics (app/metrics.py); off, the route does not exist.
     "METRICS": False,
+    # The networks /metrics answers (a 404 elsewhere, and to any request that came through a proxy):
+    # loopback only, unless the host names where its Prometheus scrapes from.
+    "METRICS_ALLOWED_FROM": ["127.0.0.0/8", "::1/128"],
     # --- Limits, per client address unless said otherwise ------------------------------
     # Fast human play and fast auto-play stay far below it.
     "API_RATE_LIMIT": "40 per second; 1500 per minute",
@@ -161,6 +164,25 @@ def secret_key(app) -> str:
                 draft.unlink()
         app.config["SECRET_KEY"] = path.read_text().strip()
     return app.config["SECRET_KEY"]
+
+
+def default_data_folder() -> Path:
+    """The instance folder unless FLASK_INSTANCE_PATH names one: the same for the user who runs the
+    app whatever the current folder and whichever copy of the app is imported (a checkout's, or the
+    one installed in a virtual environment): $XDG_DATA_HOME/game2048, ~/.local/share/game2048 by default."""
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share").absolute() / "game2048"
+
+
+def describe_data_folder(app) -> list[str]:
+    """What a host is told at start (gunicorn.conf.py logs it once): where the data is, and where an
+    earlier version kept it, if data is there (Flask's own default: instance/ beside the app)."""
+    said = [f"the data folder (sessions, records, secret key) is {app.instance_path}; FLASK_INSTANCE_PATH changes it"]
+    earlier = Path(app.auto_find_instance_path())
+    data = [name for name in ("records.db", "sessions.sqlite3", KEY_FILE) if (earlier / name).exists()]
+    if data and earlier != Path(app.instance_path) and not (Path(app.instance_path) / "records.db").exists():
+        said.append(f"{earlier} holds {', '.join(data)} from an earlier version: move them to {app.instance_path}, "
+                    f"or set FLASK_INSTANCE_PATH={earlier}")  # fmt: skip
+    return said
 
 
 def check_instance_folder(app) -> bool:

@@ -143,8 +143,9 @@ def claim_ranked(day: str, game_id: str) -> bool:
 
 
 def listed(query):
-    """Records a day's leaderboard may list: ranked, verified, over."""
-    return query.where(Record.ranked.is_(True), Record.verified.is_(True), Record.over.is_(True))
+    """Records a day's leaderboard may list: ranked, verified, over, and not taken down by the host."""
+    return query.where(Record.ranked.is_(True), Record.verified.is_(True), Record.over.is_(True),
+                       Record.hidden.is_(False))
 
 
 def leaderboard(day: str, limit: int) -> list[Record]:

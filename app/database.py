@@ -40,7 +40,7 @@ from .errors import respond
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SCHEMA_REVISION = "0005"  # the newest migration in app/migrations/versions (a test keeps them equal)
+SCHEMA_REVISION = "0006"  # the newest migration in app/migrations/versions (a test keeps them equal)
 # What a database that is down, unreachable or not yet migrated raises.
 UNAVAILABLE = (OperationalError, InterfaceError, ProgrammingError)
 
@@ -78,6 +78,8 @@ class Record(db.Model):
     game_id: Mapped[str | None] = mapped_column(String(16), nullable=True)  # None: saved before games had ids
     day: Mapped[str | None] = mapped_column(String(10), nullable=True)  # a day's game (app/daily.py): its UTC date
     ranked: Mapped[bool] = mapped_column(Boolean, default=False)  # on its day's leaderboard (app/daily.py)
+    # Taken down by the host (flask records hide, app/moderation.py): out of every list, its page and API 410.
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
 
     __table_args__ = (
         Index("records_hall_of_fame", "verified", "score"),
@@ -183,12 +185,16 @@ def database_unavailable(error):
 
 
 def migrate_schema():
-    """Apply Alembic's migrations once per process (env.py serialises replicas on PostgreSQL)."""
+    """Apply Alembic's migrations once per process (env.py serialises replicas on PostgreSQL). A
+    database with no schema at all is marked ``records_schema_made``: there were no records before
+    this process (an export then knows it is looking in the wrong place)."""
     app = current_app._get_current_object()
     with _schema_lock:
         if app.extensions.get("records_schema_ready"):
             return
-        if _stored_revision() != SCHEMA_REVISION:
+        stored = _stored_revision()
+        if stored != SCHEMA_REVISION:
+            app.extensions["records_schema_made"] = stored is None
             _load_migrate(app).upgrade(directory=str(MIGRATIONS))
         app.extensions["records_schema_ready"] = True
 

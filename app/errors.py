@@ -1,13 +1,17 @@
 """Errors as part of the interface: JSON under /api, a small HTML page elsewhere."""
 
+import json
+
 from flask import current_app, jsonify, make_response, render_template, request
 from flask.globals import request_ctx
 from flask_limiter import RateLimitExceeded
 from limits.errors import StorageError
 from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.http import HTTP_STATUS_CODES
 
 from . import metrics
-from .store import GameHeldElsewhere, SessionBusy, StoreUnavailable, WriteOutcomeUnknown
+from .faults import SolverUnavailable, StoreUnavailable, WriteOutcomeUnknown
+from .store import GameHeldElsewhere, SessionBusy
 
 # Answered in JSON, as the API is: what programs ask (health checks, the metrics' scraper).
 MACHINE_PATHS = ("/api", "/healthz", "/readyz", "/metrics")
@@ -29,6 +33,7 @@ def init_app(app):
     app.register_error_handler(ApiError, api_error)
     app.register_error_handler(SessionBusy, session_busy)
     app.register_error_handler(GameHeldElsewhere, game_elsewhere)
+    app.register_error_handler(SolverUnavailable, solver_unavailable)
     for down in STORE_DOWN:
         app.register_error_handler(down, store_unavailable)
     app.register_error_handler(HTTPException, http_error)
@@ -66,15 +71,23 @@ def store_unavailable(error):
     return response
 
 
+def solver_unavailable(error):
+    """The solver's slot, a lock file in the instance folder, cannot be opened: no hint or review now."""
+    current_app.logger.warning("solver unavailable: %s", error)
+    message = "the solver cannot work right now; nothing was changed: try again shortly"
+    response = respond(503, "solver_unavailable", message)
+    response.headers["Retry-After"] = "5"
+    return response
+
+
 def http_error(error):
     """Every HTTP error, including the 500 that wraps an unhandled exception."""
     original = getattr(error, "original_exception", None)
     if isinstance(error, InternalServerError):
-        for refusal, answer in AFTER_THE_ROUTE.items():
-            if isinstance(original, refusal):
+        for refusal_kind, answer in AFTER_THE_ROUTE.items():
+            if isinstance(original, refusal_kind):
                 return answer(original)
-    code = error.name.lower().replace(" ", "_")
-    response = respond(error.code, code, error.description)
+    response = respond(error.code, code_of(error.code), error.description)
     for name, value in error.get_headers():
         if name != "Content-Type":
             response.headers[name] = value
@@ -88,9 +101,32 @@ AFTER_THE_ROUTE = {**dict.fromkeys(STORE_DOWN, store_unavailable), SessionBusy: 
                    GameHeldElsewhere: game_elsewhere}  # fmt: skip
 
 
+def code_of(status):
+    """An HTTP error's code in the JSON body: its name in snake case ("request_entity_too_large")."""
+    return HTTP_STATUS_CODES.get(status, "Unknown Error").lower().replace(" ", "_")
+
+
+def for_machines(path):
+    return path in MACHINE_PATHS or path.startswith("/api/")
+
+
+def error_body(code, message, **extra):
+    return {"error": {"code": code, "message": message}, **extra}
+
+
+def refusal(status, message, path):
+    """What the server answers to a request it refuses before the app sees it (gunicorn.conf.py's
+    worker: a request that never arrived whole, or that gunicorn cannot parse), as the app answers:
+    JSON under /api, plain text elsewhere (no page: the request may not even name one).
+    Returns (content type, body)."""
+    if for_machines(path):
+        return "application/json", json.dumps(error_body(code_of(status), message)).encode()
+    return "text/plain; charset=utf-8", f"{status} {HTTP_STATUS_CODES.get(status, '')}: {message}\n".encode()
+
+
 def respond(status, code, message, **extra):
-    if request.path in MACHINE_PATHS or request.path.startswith("/api/"):
-        response = jsonify({"error": {"code": code, "message": message}, **extra})
+    if for_machines(request.path):
+        response = jsonify(error_body(code, message, **extra))
     elif request_ctx.url_adapter is None:  # Werkzeug refused the Host header: no page can link anywhere
         response = make_response(message, {"Content-Type": "text/plain; charset=utf-8"})
     else:

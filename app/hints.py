@@ -23,6 +23,7 @@ from time import perf_counter
 
 from .engine import Game
 from .errors import ApiError
+from .faults import SolverUnavailable
 from .lockfiles import open_lock_file, try_flock
 from .solver import Solver
 
@@ -64,9 +65,9 @@ HINT_GRACE = 0.25  # seconds after a hint asked for the solver in which no revie
 @contextmanager
 def _slot_for_a_hint(folder, deadline):
     """The slot; if a review holds it, once that review's position ends (by ``deadline`` at the latest)."""
-    with open_lock_file(folder / SLOT) as slot:
+    with open_lock_file(folder / SLOT, SolverUnavailable) as slot:
         if not try_flock(slot):
-            with open_lock_file(folder / REVIEWING) as reviewing:
+            with open_lock_file(folder / REVIEWING, SolverUnavailable) as reviewing:
                 if try_flock(reviewing, shared=True):
                     raise SolverBusy  # no review holds the slot: a hint does
             with suppress(OSError):  # a folder that cannot take it: the reviews only yield later
@@ -84,18 +85,18 @@ def _slot_for_a_review(folder):
         wanted = False
     if wanted:
         raise SolverBusy
-    with open_lock_file(folder / REVIEWING) as reviewing:
+    with open_lock_file(folder / REVIEWING, SolverUnavailable) as reviewing:
         if not try_flock(reviewing):
             raise SolverBusy  # another review
-        with open_lock_file(folder / SLOT) as slot:
+        with open_lock_file(folder / SLOT, SolverUnavailable) as slot:
             if not try_flock(slot):
                 raise SolverBusy
             yield
 
 
 def check_slot(instance_path):
-    """The solver's lock file opens (StoreUnavailable if the instance folder cannot hold it)."""
-    open_lock_file(Path(instance_path) / SLOT).close()
+    """The solver's lock file opens (SolverUnavailable if the instance folder cannot hold it)."""
+    open_lock_file(Path(instance_path) / SLOT, SolverUnavailable).close()
 
 
 def _poll(attempt, deadline):

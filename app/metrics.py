@@ -6,9 +6,12 @@ workers start, and lets go of a dead worker's gauges), and /metrics adds up ever
 that folder (one process: `flask run`, the tests) the counts are the process's own.
 
 Labels carry routes, methods, statuses and reasons, never an address, a session or a record:
-nothing that names a player.
+nothing that names a player; and only values the app knows, so that no client can add series by
+inventing them (a method it made up counts as ``other``; a path no route matches as ``unmatched``).
+/metrics answers only the networks in METRICS_ALLOWED_FROM (loopback by default).
 """
 
+import ipaddress
 import os
 import time
 from functools import cache
@@ -18,11 +21,27 @@ from flask import current_app, g, request
 
 # A hint's budget is 100 ms by default; a review position's 30 ms.
 SECONDS = (0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5)
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
 def init_app(app):
+    """Count requests when metrics are on; the allowed networks are read now, so a bad one stops the start."""
     if app.config["METRICS"]:
+        networks = app.config["METRICS_ALLOWED_FROM"]
+        app.extensions["metrics_allowed_from"] = [ipaddress.ip_network(network) for network in networks]
         app.after_request(count_request)
+
+
+def may_scrape():
+    """Whether this request may read the metrics: it came straight (no proxy adds X-Forwarded-For that
+    no client can take off) from an allowed network."""
+    if "X-Forwarded-For" in request.headers:
+        return False
+    try:
+        address = ipaddress.ip_address(request.remote_addr or "")
+    except ValueError:  # a UNIX socket
+        return False
+    return any(address in network for network in current_app.extensions["metrics_allowed_from"])
 
 
 @cache
@@ -61,7 +80,8 @@ def observe(name, value):
 
 def count_request(response):
     route = request.url_rule.rule if request.url_rule else "unmatched"
-    count("requests", route=route, method=request.method, status=str(response.status_code))
+    method = request.method if request.method in METHODS else "other"
+    count("requests", route=route, method=method, status=str(response.status_code))
     if "request_started" in g:  # app/logs.py's clock
         _metrics().request_seconds.labels(route=route).observe(time.perf_counter() - g.request_started)
     return response

@@ -123,18 +123,22 @@ def _common_length(first, second):
 
 
 def find(record_id):
-    """The record with this id, or a 404 (also for ids that cannot be one)."""
+    """The record with this id, or a 404 (also for ids that cannot be one, and for a deleted record);
+    a 410 for one the host took down (hidden)."""
     record = db.session.get(Record, record_id) if ID_PATTERN.fullmatch(record_id) else None
     if record is None:
         raise ApiError(404, "no_record", "there is no record with this id")
+    if record.hidden:
+        raise ApiError(410, "record_hidden", "this record was taken down by the host of this server")
     return record
 
 
 def best_records(limit, unassisted=False):
     """Verified games that are over, best score first (the earlier of equal scores first): a game
     still being played is not ranked. ``unassisted``: only those without help from this server, as
-    far as it knows (Record.without_help)."""
-    query = select(Record).where(Record.verified.is_(True), Record.over.is_(True), Record.day.is_(None))
+    far as it knows (Record.without_help). A record the host took down (hidden) is never ranked."""
+    query = select(Record).where(Record.verified.is_(True), Record.over.is_(True), Record.hidden.is_(False),
+                          Record.day.is_(None))
     if unassisted:
         query = query.where(Record.without_help)
     query = query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)

@@ -6,13 +6,16 @@ in the database, so no position of a game is analysed twice. Where a costly move
 one of the strategy page's four pieces of advice, the review names it.
 """
 
+import math
+import sys
+
 from flask import current_app
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from . import hints
 from .database import Record, Review, db
-from .engine import move
+from .engine import DIRECTIONS, move
 from .engine.board import SIZE, exponent_grid, exponents
 from .engine.history import Directions, positions
 
@@ -20,12 +23,39 @@ from .engine.history import Directions, positions
 RATINGS = [(0.0, "best"), (0.02, "good"), (0.1, "inaccuracy"), (0.25, "mistake"), (float("inf"), "blunder")]
 # The strategy page's four mistakes (the ids of its list items), checked in this order.
 CORNER, TRAPPED, MERGES, FULL = "directions", "trapped", "merges", "full"
+MISTAKES = (CORNER, TRAPPED, MERGES, FULL)
+FLOAT_MAX = sys.float_info.max
 NEARLY_FULL = 3  # empty cells: "two or three left"
 TRAPPED_GAP = 3  # a tile is trapped among neighbours at least 2**3 times its size
 
 
 def directions_of(record: Record) -> Directions:
     return Directions.from_bytes(record.directions, record.direction_count)
+
+
+def finite_number(value) -> bool:
+    """A number JSON and every database can hold: no bool, NaN, infinity or int past a float's range."""
+    try:
+        return type(value) in (int, float) and math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def fault(best, loss, scores, mistake) -> str | None:
+    """What is wrong with a review's fields, or None: the solver's score by direction (finite numbers),
+    its best move among them, a finite loss of 0 or more, and one of the four mistakes or none. A
+    backup's review is refused for it, and one the database holds anyway is analysed again."""
+    if not (isinstance(scores, dict) and set(scores) <= set(DIRECTIONS) and isinstance(best, str) and best in scores):
+        return "has no scores by direction including its best"
+    if not all(finite_number(score) for score in scores.values()):
+        return "has a score that is not a finite number"
+    if not (finite_number(loss) and loss >= 0) or mistake not in (None, *MISTAKES):
+        return "has no loss of 0 or more, or an unknown mistake"
+    return None
+
+
+def sound(review: Review) -> bool:
+    return fault(review.best, review.loss, review.scores, review.mistake) is None
 
 
 def review_range(record: Record, first: int, played: list[str]) -> list[Review]:
@@ -36,6 +66,12 @@ def review_range(record: Record, first: int, played: list[str]) -> list[Review]:
     size = int(current_app.config["REVIEW_RANGE"])
     last = min(first + size, record.direction_count)
     kept = {review.position: review for review in stored(record.id, first, last)}
+    unsound = [review for review in kept.values() if not sound(review)]
+    if unsound:  # held from before reviews were checked (an old backup): analysed again
+        for review in unsound:
+            db.session.delete(review)
+            del kept[review.position]
+        db.session.commit()
     missing = [position for position in range(first, last) if position not in kept]
     if missing:
         boards = positions(record.start, played[:last], record.tiles)
@@ -69,13 +105,14 @@ def stored(record_id: str, first: int, last: int) -> list[Review]:
 
 
 def biggest_mistakes(record_id: str, limit: int) -> list[Review]:
+    """The costliest sound reviews (a loss past the largest float is infinite, or NaN: not one)."""
     query = (
         select(Review)
-        .where(Review.record_id == record_id, Review.loss > 0)
+        .where(Review.record_id == record_id, Review.loss > 0, Review.loss <= FLOAT_MAX)
         .order_by(Review.loss.desc(), Review.position)
         .limit(limit)
     )
-    return list(db.session.scalars(query))
+    return [review for review in db.session.scalars(query) if sound(review)]
 
 
 def analysed(record_id: str) -> int:

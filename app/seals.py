@@ -27,7 +27,7 @@ from itsdangerous import BadData, URLSafeSerializer
 
 from .config import secret_key
 from .engine import Game, InvalidState
-from .store import StoreUnavailable
+from .faults import StoreUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -3,6 +3,7 @@
     python -m bench.load --sessions 40 --moves 50 --threads 8 --workers 4 [--store redis]
     python -m bench.load --url http://127.0.0.1:8000 ...   # an already running server
     python -m bench.load --watched ...   # with metrics and JSON logs on, to see what watching costs
+    python -m bench.load --gunicorn-args "-k sync" ...   # another worker class than gunicorn.conf.py's
 
 Prints moves/s, p50/p99 latency and errors for the moves and for GET /healthz measured
 in the same run, and their ratio (the session store must not be the bottleneck).
@@ -184,21 +185,23 @@ def main(argv=None):
     parser.add_argument(
         "--watched", action="store_true", help="metrics on and JSON logs, as a host watching it runs the app"
     )
+    parser.add_argument("--gunicorn-args", default="", help="added through GUNICORN_CMD_ARGS when starting a server")
     args = parser.parse_args(argv)
 
     with ExitStack() as stack:
         url, meter = (args.url, None) if args.url else stack.enter_context(
-            start_server(args.store, args.workers, args.watched)
+            start_server(args.store, args.workers, args.watched, args.gunicorn_args)
         )
         result = run_load(url, args.sessions, args.moves, args.threads, args.rounds, meter)
     label = args.url or f"gunicorn x{args.workers} workers, {args.store} store, {args.threads} client threads"
     label += ", metrics and JSON logs" if args.watched else ""
+    label += f", {args.gunicorn_args}" if args.gunicorn_args else ""
     print(json.dumps(result, indent=2) if args.json else report(result, label))
     return result
 
 
 @contextmanager
-def start_server(store, workers, watched=False):
+def start_server(store, workers, watched=False, gunicorn_args=""):
     """gunicorn (and redis-server when asked) on free loopback ports, for the run only.
 
     Yields the server's URL and a meter of the CPU its processes use.
@@ -206,7 +209,7 @@ def start_server(store, workers, watched=False):
     from tests.support.servers import gunicorn_server, redis_server
 
     with ExitStack() as stack:
-        env = {"FLASK_RATELIMIT_ENABLED": "false"}
+        env = {"FLASK_RATELIMIT_ENABLED": "false", "GUNICORN_CMD_ARGS": gunicorn_args}
         if watched:
             env |= {"FLASK_METRICS": "true", "FLASK_LOG_FORMAT": "json"}
         groups = {}

@@ -41,6 +41,7 @@ from .state import (
     check_id,
     check_seed,
     parse_state,
+    read_stored_state,
 )
 
 # What a stored game holds besides its state and seed; and what it may hold, with the value a
@@ -137,17 +138,20 @@ class Game:
 
     @classmethod
     def from_stored(cls, stored: dict) -> "Game":
-        """Game from the session's stored copy (``to_stored``).
+        """Game from a stored copy (``to_stored``): the session's, or a sealed copy. The server wrote
+        it, so its fields are read with their types and bounds checked, not held to the rules again
+        (state.read_stored_state): this runs on every move.
 
         A copy stored before games kept their moves replays from its current state on.
         """
         if not isinstance(stored, dict):
             raise InvalidState("a stored game must be an object")
         state = {k: v for k, v in stored.items() if k not in STORED_KEYS and k not in OPTIONAL_STORED_KEYS}
-        game = cls(**parse_state(state, with_seed=True))
         if STORED_KEYS.isdisjoint(stored):
+            game = cls(**parse_state(state, with_seed=True))
             game.start = game.start_state()
             return game
+        game = cls(**read_stored_state(state))
         missing = STORED_KEYS - stored.keys()
         if missing:
             raise InvalidState(f"missing keys: {', '.join(sorted(missing))}")

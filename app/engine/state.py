@@ -7,7 +7,7 @@ nothing else: callers may pass arbitrary decoded JSON.
 import re
 from datetime import date
 
-from .board import EXPONENT_BY_VALUE, MAX_EXPONENT, MAX_TILE, SIZE, max_tile, pack, unpack
+from .board import CELL_BITS, EXPONENT_BY_VALUE, MAX_EXPONENT, MAX_TILE, SIZE, max_tile
 from .errors import InvalidState
 from .rules import WIN_TILE
 
@@ -64,40 +64,51 @@ def check_bool(name: str, value) -> bool:
 
 
 def _check_board(board) -> int:
-    """The board packed, once every cell is known to be a tile: this runs on every move."""
+    """The board packed, once every cell is known to be a tile (one pass: this runs on every move)."""
     if not isinstance(board, list) or len(board) != SIZE:
         raise InvalidState("board must be a list of 4 rows")
+    packed = shift = 0
     for r, row in enumerate(board):
         if not isinstance(row, list) or len(row) != SIZE:
             raise InvalidState(f"board row {r} must be a list of 4 cells")
         for c, value in enumerate(row):
-            if not (_is_int(value) and value in EXPONENT_BY_VALUE):
+            exponent = EXPONENT_BY_VALUE.get(value) if type(value) is int else None
+            if exponent is None:
                 raise InvalidState(
                     f"board cell ({r}, {c}) must be 0 or a power of two from 2 to {MAX_TILE},"
                     f" got {_shown(value)}"
                 )
-    packed = pack(board)
+            packed |= exponent << shift
+            shift += CELL_BITS
     if not packed:
         raise InvalidState("board must hold at least one tile")
     return packed
 
 
+def _check_packed(text) -> int:
+    """A board as a stored game keeps it, in hexadecimal: 16 cells of five bits, at least one tile."""
+    try:
+        board = int(text, 16)
+    except ValueError:
+        raise InvalidState(f"a stored board must be hexadecimal, got {_shown(text)}") from None
+    if not 0 < board < 1 << (CELL_BITS * SIZE * SIZE):
+        raise InvalidState(f"a stored board must hold 16 cells and a tile, got {_shown(text)}")
+    return board
+
+
 def check_earlier(value) -> list:
     """A stored game's earlier positions, each ``[board as hex, score, won, keep_playing, moves]``,
-    as (board, score, won, keep_playing, moves) tuples checked as states are."""
+    as (board, score, won, keep_playing, moves) tuples of the right types (read_stored_state)."""
     if not isinstance(value, list):
         raise InvalidState("earlier positions must be a list")
     earlier = []
     for entry in value:
         if not (isinstance(entry, list) and len(entry) == 5 and isinstance(entry[0], str)):
             raise InvalidState("an earlier position must be [board, score, won, keep_playing, moves]")
-        try:
-            board = int(entry[0], 16)
-        except ValueError:
-            raise InvalidState(f"an earlier board must be hexadecimal, got {_shown(entry[0])}") from None
-        state = dict(zip(("score", "won", "keep_playing", "moves"), entry[1:], strict=True))
-        fields = parse_state({**state, "board": unpack(board)})
-        earlier.append((fields["board"], fields["score"], fields["won"], fields["keep_playing"], fields["moves"]))
+        earlier.append((
+            _check_packed(entry[0]), check_count("score", entry[1]), check_bool("won", entry[2]),
+            check_bool("keep_playing", entry[3]), check_count("moves", entry[4]),
+        ))  # fmt: skip
     return earlier
 
 
@@ -127,8 +138,23 @@ def check_seed(seed) -> int:
     return seed
 
 
+def read_stored_state(state) -> dict:
+    """Game fields (board packed, and the seed) from a state the server stored itself: each of the
+    right type and within its bounds, so nothing malformed reaches the engine, but not held to the
+    rules again (parse_state did that when the state came in, and play keeps them)."""
+    _check_keys(state, STATE_KEYS | {"seed"})
+    return {
+        "board": _check_board(state["board"]),
+        "score": check_count("score", state["score"]),
+        "won": check_bool("won", state["won"]),
+        "keep_playing": check_bool("keep_playing", state["keep_playing"]),
+        "moves": check_count("moves", state["moves"]),
+        "seed": check_seed(state["seed"]),
+    }
+
+
 def parse_state(state, *, with_seed: bool = False) -> dict:
-    """Validated Game fields (board packed) from a state, or a stored game if ``with_seed``."""
+    """Validated Game fields (board packed) from a state from outside, or a stored game if ``with_seed``."""
     _check_keys(state, (STATE_KEYS | {"seed"}) if with_seed else STATE_KEYS)
     fields = {
         "board": _check_board(state["board"]),

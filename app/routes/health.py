@@ -9,6 +9,7 @@ from limits.errors import StorageError
 
 from .. import database, hints, seals, store
 from ..errors import respond
+from ..faults import Unavailable
 
 bp = Blueprint("health", __name__)
 
@@ -33,7 +34,7 @@ def readyz():
     for name, check in checks.items():
         try:
             check()
-        except (store.StoreUnavailable, StorageError, database.NotReady) as error:
+        except (Unavailable, StorageError, database.NotReady) as error:
             failing[name] = str(error)
     if not failing:
         return {"status": "ready"}

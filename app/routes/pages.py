@@ -108,7 +108,7 @@ def rules():
 
 
 STATS_TILES = [128, 256, 512, 1024, 2048]  # how often each was reached; the last counts 2048 and beyond
-STATS_LIMIT = 500  # the games the browser keeps: history.js's LIMIT, said on the page
+STATS_LIMIT = 500  # the games the browser keeps: static/js/history.js's LIMIT (a test keeps them one), said on the page
 
 
 @bp.get("/stats")

@@ -10,14 +10,12 @@ from datetime import timedelta
 
 from flask import current_app, g
 
-from .locking import GameHeldElsewhere, SessionBusy, StoreUnavailable, WriteOutcomeUnknown, session_is_new
+from .locking import GameHeldElsewhere, SessionBusy, session_is_new
 from .sqlite_store import SqliteSessions
 
 __all__ = [
     "GameHeldElsewhere",
     "SessionBusy",
-    "StoreUnavailable",
-    "WriteOutcomeUnknown",
     "held_elsewhere",
     "init_app",
     "ping",

@@ -32,23 +32,13 @@ from typing import Any
 from flask import g
 
 from .. import metrics
+from ..faults import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 
-class StoreUnavailable(Exception):
-    """The session store cannot be reached or written; the request should be retried later.
-
-    Each backend raises it for its own failures, so nothing else needs to know the backend's.
-    """
-
-
 class SessionBusy(Exception):
     """Another request of this session held its lock for too long."""
-
-
-class WriteOutcomeUnknown(StoreUnavailable):
-    """The write-back was sent but its answer never came: it may or may not have been applied."""
 
 
 class GameHeldElsewhere(Exception):

@@ -15,8 +15,9 @@ from contextlib import contextmanager
 import redis
 from flask_session.redis import RedisSessionInterface
 
+from ..faults import StoreUnavailable, WriteOutcomeUnknown
 from .cookies import CookiePolicy
-from .locking import GameHeldElsewhere, LockedSessions, StoreUnavailable, WriteOutcomeUnknown, retry_until
+from .locking import GameHeldElsewhere, LockedSessions, retry_until
 
 LOCK_PREFIX = "lock:"
 GAME_PREFIX = "game:"

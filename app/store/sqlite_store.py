@@ -27,9 +27,10 @@ from pathlib import Path
 
 from flask_session.base import ServerSideSessionInterface
 
+from ..faults import StoreUnavailable
 from ..lockfiles import open_lock_file, try_flock
 from .cookies import CookiePolicy
-from .locking import GameHeldElsewhere, LockedSessions, StoreUnavailable, retry_until
+from .locking import GameHeldElsewhere, LockedSessions, retry_until
 
 log = logging.getLogger(__name__)
 
@@ -129,11 +130,7 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         return file
 
     def _lock_file(self, stripe):
-        try:
-            self.lock_dir.mkdir(mode=0o700, exist_ok=True)
-        except OSError as error:
-            raise StoreUnavailable(f"cannot make the session lock folder: {error}") from error
-        return open_lock_file(self.lock_dir / f"{stripe}.lock")
+        return open_lock_file(self.lock_dir / f"{stripe}.lock", StoreUnavailable, folder_mode=0o700)
 
     def _write(self, store_id, session, ttl, played, holding):
         """A new session: expired sessions go first, then, if the store is full, the unplayed
@@ -162,9 +159,13 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
 
     @staticmethod
     def _upsert(db, store_id, data, expires, played, game):
-        if game is not None:
-            db.execute(DELETE_EXPIRED_HOLDERS, (game, store_id, time.time()))
-        db.execute(UPSERT, (store_id, data, expires, played, game))
+        """Write the session; an expired row that still names its game gives way (then it is written again)."""
+        try:
+            db.execute(UPSERT, (store_id, data, expires, played, game))
+        except sqlite3.IntegrityError:
+            if not db.execute(DELETE_EXPIRED_HOLDERS, (game, store_id, time.time())).rowcount:
+                raise
+            db.execute(UPSERT, (store_id, data, expires, played, game))
 
     def _run_holding(self, store_id, work):
         """``_run(work)``; a session whose game another row holds is forgotten (GameHeldElsewhere)."""

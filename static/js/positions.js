@@ -1,5 +1,5 @@
 // A record's positions rebuilt from its directions and the tiles its moves placed, as the server
-// rebuilds them (app/engine/record.py positions): the page needs no seed, which a game that can
+// rebuilds them (app/engine/history.py's positions): the page needs no seed, which a game that can
 // still move keeps secret.
 
 import { predictMove } from './slide.js';

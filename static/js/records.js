@@ -1,5 +1,5 @@
 // The game page's record menu: save the game under a name, then share its replay's link or open
-// its review. main.js loads this module when the menu first opens (by hand, or as the game ends).
+// its review. controls.js loads this module when the menu first opens (by hand, or as the game ends).
 
 import { loadRecordName, saveRecordName } from './storage.js';
 

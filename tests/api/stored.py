@@ -40,3 +40,8 @@ def entry_count(app):
 def forget(app, cookie):
     """The server forgets the cookie's session (as an evicted or expired one): its game is held nowhere."""
     _query(app, "DELETE FROM sessions WHERE id = ?", ("session:" + cookie,))
+
+
+def expire(app, cookie):
+    """The cookie's session expires, its row still in the store (the store clears expired rows now and then)."""
+    _query(app, "UPDATE sessions SET expires = ? WHERE id = ?", (time.time() - 1, "session:" + cookie))

@@ -127,3 +127,20 @@ def test_a_chunked_body_is_413_exactly_when_it_is_over_the_cap(client, size):
     reply = chunked(client, body)
     assert (reply.status_code == 413) == (size > 4096), (size, reply.status_code)
     assert reply.status_code < 500
+
+
+@pytest.mark.parametrize(
+    "path", ["/static/js/nope.js", "/static/../app/config.py", "/static/js/../../app/config.py", "/static/js/main.js"]
+)
+def test_static_files_that_are_not_there_are_404_and_options_name_the_methods(client, path):
+    """OPTIONS is answered by Flask for the static route (any file name), with its methods and no body."""
+    for method in ("GET", "HEAD"):
+        assert client.open(path, method=method).status_code == (200 if path.endswith("main.js") else 404)
+    reply = client.options(path)
+    assert reply.status_code == 200 and "GET" in reply.headers["Allow"] and reply.data == b""
+
+
+@pytest.mark.parametrize(("path", "status"), [("/api/game", 200), ("/api/game/moves", 405), ("/api/nowhere", 404)])
+def test_head_answers_under_the_api_are_typed_json(client, path, status):
+    reply = client.head(path)
+    assert reply.status_code == status and reply.mimetype == "application/json" and reply.data == b""

@@ -130,12 +130,12 @@ def test_one_hint_at_a_time_per_machine_and_the_others_are_refused_at_once(app, 
 
 
 def test_a_solver_lock_that_cannot_be_opened_is_503_and_the_game_goes_on(app, client):
-    """The instance folder refuses the solver's lock file: the hint is a store fault, never a 500."""
+    """The instance folder refuses the solver's lock file: the hint is the solver's fault, never a 500."""
     late_game(client)
     before = client.get("/api/game").get_json()
     (Path(app.instance_path) / "solver.lock").mkdir()  # opening it for writing now fails
     refused = client.post("/api/game/hint", json={})
-    assert refused.status_code == 503 and refused.get_json()["error"]["code"] == "store_unavailable"
+    assert refused.status_code == 503 and refused.get_json()["error"]["code"] == "solver_unavailable"
     assert int(refused.headers["Retry-After"]) > 0
     assert client.get("/api/game").get_json() == before
     assert client.post("/api/game/moves", json={"direction": "down"}).status_code == 200
@@ -147,9 +147,9 @@ def test_the_budget_counts_the_time_taken_to_get_the_solver(make_app, monkeypatc
     late_game(client)
     open_lock_file = hints.open_lock_file
 
-    def slow_open_lock_file(path):
+    def slow_open_lock_file(path, fault):
         time.sleep(0.1)  # a slow instance folder: twice the budget
-        return open_lock_file(path)
+        return open_lock_file(path, fault)
 
     monkeypatch.setattr(hints, "open_lock_file", slow_open_lock_file)
     hint = client.post("/api/game/hint", json={}).get_json()

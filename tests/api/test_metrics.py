@@ -29,3 +29,26 @@ def test_metrics_are_not_served_through_a_proxy_nor_when_off(make_app):
     assert on.get("/metrics").status_code == 200, "asked directly, as Prometheus does"
     assert on.get("/metrics", headers={"X-Forwarded-For": "127.0.0.5"}).status_code == 404
     assert make_app().test_client().get("/metrics").status_code == 404
+
+
+def test_metrics_answer_only_the_allowed_networks(make_app):
+    """Loopback by default; a host names its Prometheus's network (here one loopback address)."""
+    default = make_app(METRICS=True).test_client()
+    assert default.get("/metrics", environ_base={"REMOTE_ADDR": "127.0.0.9"}).status_code == 200
+    only = make_app(METRICS=True, METRICS_ALLOWED_FROM=["127.0.0.2/32"]).test_client()
+    assert only.get("/metrics", environ_base={"REMOTE_ADDR": "127.0.0.2"}).status_code == 200
+    assert only.get("/metrics", environ_base={"REMOTE_ADDR": "127.0.0.3"}).status_code == 404
+
+
+def test_invented_methods_add_no_series(make_app):
+    client = make_app(METRICS=True).test_client()
+    client.open("/api/game", method="BREW")  # the one "other" series, made before counting
+    before = client.get("/metrics").text
+    for number in range(400):
+        client.open("/api/game", method=f"BREW{number}")
+        client.open(f"/made-up/{number}", method=f"X{number}")
+    after = client.get("/metrics").text
+    series = [line for line in after.splitlines() if line.startswith("game2048_requests_total{")]
+    assert not [line for line in series if "BREW" in line or 'method="X' in line]
+    assert any('method="other"' in line and 'route="unmatched"' in line for line in series)
+    assert len(after) - len(before) < 1000, "only the counts and the few series of the scrapes themselves changed"

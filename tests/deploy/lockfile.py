@@ -1,5 +1,6 @@
-"""requirements.lock read as pip reads it: each pin with its environment marker, its hashes and what
-needs it (uv's "# via" lines), and the pins one target platform installs."""
+"""The locks read as pip reads them (requirements.lock, the image's; requirements-test.lock, the
+tests'): each pin with its environment marker, its hashes and what needs it (uv's "# via" lines),
+and the pins one target platform installs."""
 
 import re
 import shlex
@@ -12,6 +13,8 @@ from packaging.utils import canonicalize_name
 from tests.support.servers import PROJECT_ROOT
 
 LOCK = PROJECT_ROOT / "requirements.lock"
+TEST_LOCK = PROJECT_ROOT / "requirements-test.lock"
+REFRESH = PROJECT_ROOT / "scripts" / "lock"  # the one command that writes both
 # Who needs a pin: a pinned package, or this project itself (its pyproject.toml).
 PROJECT = "game2048 (pyproject.toml)"
 
@@ -33,7 +36,8 @@ class Pin:
 
 
 def header_command(text=None):
-    """The command that wrote the lock, as its header records it (uv writes it on the second line)."""
+    """The command that wrote a lock (requirements.lock unless its ``text`` is given), as its header
+    records it (uv writes it on the second line)."""
     text = LOCK.read_text() if text is None else text
     match = re.search(r"^#\s+(uv pip compile .*)$", text, re.MULTILINE)
     assert match, "the lock's header names the command that wrote it"

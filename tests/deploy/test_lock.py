@@ -18,7 +18,7 @@ from packaging.utils import canonicalize_name
 from tests.support import dockerfile
 from tests.support.servers import PROJECT_ROOT
 
-from .lockfile import LOCK, PROJECT, header_command, pins
+from .lockfile import LOCK, PROJECT, REFRESH, TEST_LOCK, header_command, pins
 
 PYPROJECT = PROJECT_ROOT / "pyproject.toml"
 DOCS = PROJECT_ROOT / "docs" / "deployment.md"
@@ -88,7 +88,7 @@ def test_every_pin_carries_the_hashes_of_its_files():
 
 
 def test_the_lock_was_written_by_the_documented_command_for_every_supported_python():
-    """One command refreshes it, the one in its header and in docs/deployment.md; it resolves for every
+    """One command refreshes it, scripts/lock, which docs/deployment.md shows; it resolves for every
     platform (--universal) from the oldest Python pyproject.toml allows (3.12 in the image)."""
     command = header_command()
     assert command[:3] == ["uv", "pip", "compile"] and "pyproject.toml" in command
@@ -96,7 +96,28 @@ def test_the_lock_was_written_by_the_documented_command_for_every_supported_pyth
     assert command[command.index("-o") + 1] == LOCK.name
     (floor,) = [s.version for s in SpecifierSet(project()["requires-python"]) if s.operator == ">="]
     assert command[command.index("--python-version") + 1] == floor
-    assert shlex.join(command) in DOCS.read_text(), "docs/deployment.md shows the command that refreshes the lock"
+    assert shlex.join(command) in REFRESH.read_text().splitlines()
+    assert "scripts/lock" in DOCS.read_text(), "docs/deployment.md shows the command that refreshes the locks"
+
+
+def test_the_tests_install_the_test_extra_at_pinned_versions_and_the_app_at_the_images():
+    """scripts/test installs with requirements-test.lock as constraints, written by the same
+    scripts/lock from requirements.lock: a green run today is a green run next month."""
+    command = header_command(TEST_LOCK.read_text())
+    assert shlex.join(command) in REFRESH.read_text().splitlines()
+    assert command[command.index("--extra") : command.index("--extra") + 2] == ["--extra", "test"]
+    assert command[command.index("--constraint") + 1] == LOCK.name
+    installs = [line for line in (PROJECT_ROOT / "scripts" / "test").read_text().splitlines() if "pip install" in line]
+    assert installs and all(f"-c {TEST_LOCK.name}" in line for line in installs)
+    tested = {(pin.name, pin.version, str(pin.marker)) for pin in pins(TEST_LOCK.read_text())}
+    assert {(pin.name, pin.version, str(pin.marker)) for pin in pins()} <= tested, "the app tested as the image has it"
+    pinned = defaultdict(list)
+    for pin in pins(TEST_LOCK.read_text()):
+        pinned[pin.name].append(pin.version)
+    for requirement in map(Requirement, project()["optional-dependencies"]["test"]):
+        versions = pinned.get(canonicalize_name(requirement.name))
+        assert versions, f"{requirement} is not in {TEST_LOCK.name}: run scripts/lock"
+        assert all(requirement.specifier.contains(v, prereleases=True) for v in versions), (str(requirement), versions)
 
 
 def test_the_image_installs_the_lock_and_nothing_from_an_index_besides():
@@ -122,25 +143,26 @@ def test_the_image_installs_the_lock_and_nothing_from_an_index_besides():
 
 
 @pytest.mark.slow
-def test_recompiling_gives_the_same_lock(tmp_path):
-    """The lock's own command, run again on copies of pyproject.toml and the lock (uv keeps the pins the
-    lock has while they still fit, as a refresh does), pins the same versions with the same hashes: a
+def test_recompiling_gives_the_same_locks(tmp_path):
+    """scripts/lock, run again on copies of pyproject.toml and the locks (uv keeps the pins a lock has
+    while they still fit, as a refresh does), pins the same versions with the same hashes: a
     dependency added, removed or narrowed in pyproject.toml without a refresh fails here. Needs PyPI."""
-    uv = shutil.which("uv")
-    assert uv, "uv is missing: pip install uv (the test extra has it)"
-    for name in ("pyproject.toml", LOCK.name):
+    assert shutil.which("uv"), "uv is missing: pip install uv (the test extra has it)"
+    (tmp_path / "scripts").mkdir()
+    for name in ("pyproject.toml", LOCK.name, TEST_LOCK.name, "scripts/lock"):
         shutil.copy2(PROJECT_ROOT / name, tmp_path / name)
-    result = subprocess.run([uv, *header_command()[1:], "--quiet"], cwd=tmp_path, capture_output=True, text=True,
-                            timeout=300, check=False)  # fmt: skip
+    result = subprocess.run([str(tmp_path / "scripts" / "lock")], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=600, check=False)  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
 
     def substance(text):
         return {(p.name, p.version, str(p.marker)): (set(p.hashes), set(p.needed_by)) for p in pins(text)}
 
-    fresh, committed = substance((tmp_path / LOCK.name).read_text()), substance(LOCK.read_text())
-    assert fresh.keys() == committed.keys(), (
-        f"refresh the lock (docs/deployment.md): now {sorted(fresh.keys() - committed.keys())}, "
-        f"was {sorted(committed.keys() - fresh.keys())}"
-    )
-    changed = [pin for pin in fresh if fresh[pin] != committed[pin]]
-    assert not changed, f"hashes or what needs them changed, refresh the lock: {changed}"
+    for lock in (LOCK, TEST_LOCK):
+        fresh, committed = substance((tmp_path / lock.name).read_text()), substance(lock.read_text())
+        assert fresh.keys() == committed.keys(), (
+            f"refresh {lock.name} (scripts/lock): now {sorted(fresh.keys() - committed.keys())}, "
+            f"was {sorted(committed.keys() - fresh.keys())}"
+        )
+        changed = [pin for pin in fresh if fresh[pin] != committed[pin]]
+        assert not changed, f"{lock.name}: hashes or what needs them changed, run scripts/lock: {changed}"

@@ -28,6 +28,7 @@ def live_app(tmp_path_factory):
             "WORK_TIME_LIMIT": "100000000 per second",
             "DAILY_GAME_RATE_LIMIT": "100000 per second",
             "DAILY_ADDRESS_LIMIT": 100000,
+            "RECORD_ADDRESS_LIMIT": "100000 per second",  # the tests save many a minute
         }
     )
 

@@ -1,9 +1,11 @@
 """What a cheat could know of a game's tiles to come: the tile a move brings, as the API shows it,
 and as a seed (revealed by a record) foretells it."""
 
+import math
 import random
 
-from app.engine import DIRECTIONS, Game, move, pack
+from app.engine import DIRECTIONS, Game, empty_cells, move, pack
+from app.engine.spawn import TWO_PROBABILITY
 
 STATE_KEYS = ("board", "score", "won", "keep_playing", "moves")
 
@@ -53,3 +55,18 @@ class Foreteller:
         self.game.board = pack(board)
         _gained, tile = self.game.advance(direction)
         return tile
+
+
+def chance_of_guessing(board, direction):
+    """How likely a guess made without any seed names the tile a move brings: a 2 or a 4 on one of
+    the cells the slide leaves empty, each drawn as the engine draws them."""
+    slid, _gained = move(pack(board), direction)
+    return (TWO_PROBABILITY**2 + (1 - TWO_PROBABILITY) ** 2) / len(empty_cells(slid))
+
+
+def no_better_than_chance(foretold, chances):
+    """Whether ``foretold`` tiles, out of moves guessed with these chances, is what luck gives (within
+    three standard deviations, and two more): one who knew the tiles would foretell every one."""
+    expected = sum(chances)
+    spread = math.sqrt(sum(chance * (1 - chance) for chance in chances))
+    return foretold <= expected + 3 * spread + 2

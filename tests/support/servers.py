@@ -16,6 +16,7 @@ SIGKILL for the whole group), every wait has a deadline and all traffic stays on
 """
 
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -106,6 +107,14 @@ def gunicorn_command():
     """How to start this interpreter's gunicorn (its script next to python, else ``-m``)."""
     script = Path(sys.executable).parent / "gunicorn"
     return [str(script)] if script.exists() else [sys.executable, "-m", "gunicorn"]
+
+
+def readme_command(port):
+    """The README's command that serves the game (its ``gunicorn ...``), bound to 127.0.0.1:port."""
+    line = next(line for line in (PROJECT_ROOT / "README.md").read_text().splitlines() if "gunicorn -b" in line)
+    argv = shlex.split(line[line.index("gunicorn -b") :])
+    assert argv[2] == "127.0.0.1:8000", f"the README's command binds {argv[2]}"
+    return local_argv([*argv[:2], f"{LOOPBACK}:{port}", *argv[3:]])
 
 
 def local_argv(argv):

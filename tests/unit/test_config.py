@@ -1,6 +1,7 @@
 """The configuration table of docs/deployment.md and app/config.py agree: every setting a host may
 change is documented, with its true default."""
 
+import json
 import re
 from datetime import timedelta
 
@@ -21,8 +22,8 @@ def written(value):
     """A default as the table writes it."""
     if isinstance(value, timedelta):
         return str(int(value.total_seconds()))
-    if isinstance(value, bool):
-        return str(value).lower()
+    if isinstance(value, bool | list):
+        return json.dumps(value)
     return str(value)
 
 

@@ -1,8 +1,6 @@
 """The records' tests run on SQLite and on a real PostgreSQL server they start."""
 
-import random
 import uuid
-from types import SimpleNamespace
 
 import pytest
 
@@ -32,13 +30,3 @@ def make_records_app(make_app, database):
 @pytest.fixture
 def client(make_records_app):
     return make_records_app().test_client()
-
-
-@pytest.fixture(autouse=True)
-def server_seeds(monkeypatch):
-    """The seeds the server picks for new games, fixed: every run plays the same games.
-
-    The helpers play random moves up to a count; on an unlucky fresh seed a game could end first.
-    The games stay server-seeded, so their records are still verified.
-    """
-    monkeypatch.setattr("app.engine.game.secrets", SimpleNamespace(randbits=random.Random(2048).getrandbits))

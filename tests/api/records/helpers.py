@@ -7,15 +7,26 @@ from app.engine.history import TILE_LETTERS, positions
 from tests.play import game_state
 
 
-def play(client, count, rng=None):
-    """Random moves until ``count`` valid ones or the end (keeping on past 2048); the state then."""
-    rng = rng or random.Random(3)
+def _moves(client, rng, enough):
+    """Random moves (keeping on past 2048) until ``enough(state)`` or the game's end: the state then."""
     state = client.get("/api/game").get_json()
-    while state["moves"] < count and not state["over"]:
+    while not enough(state) and not state["over"]:
         if state["won"] and not state["keep_playing"]:
             state = client.post("/api/game/keep-playing", json={}).get_json()
         state = client.post("/api/game/moves", json={"direction": rng.choice(DIRECTIONS)}).get_json()
     return game_state(client.get("/api/game").get_json())
+
+
+def play(client, count, rng=None):
+    """Random moves until the session's game has ``count``: the state then. The server picks every
+    game's seed, so a game can end first: then a new one is begun, until one lasts that long."""
+    rng = rng or random.Random(3)
+    for _game in range(50):
+        state = _moves(client, rng, lambda state: state["moves"] >= count)
+        if state["moves"] >= count:
+            return state
+        client.post("/api/game", json={})
+    raise AssertionError(f"no game of 50 lasted {count} moves")
 
 
 def save(client, name="Ann"):
@@ -27,7 +38,7 @@ def save(client, name="Ann"):
 
 def finish(client, rng=None):
     """Play the session's game to its end (the hall of fame ranks only games that are over)."""
-    state = play(client, 10_000, rng)
+    state = _moves(client, rng or random.Random(3), lambda _state: False)
     assert state["over"]
     return state
 

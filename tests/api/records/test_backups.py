@@ -10,9 +10,10 @@ import re
 import sqlite3
 
 import pytest
+from sqlalchemy import select
 
 from app import backups
-from app.database import db
+from app.database import Review, db
 from tests.api.records.helpers import finish, hall_of_fame, play, save
 from tests.states import restorable_state
 
@@ -68,16 +69,19 @@ def same_records(first, second, ids):
 
 def test_a_backup_restored_into_a_new_database_gives_the_same_records(source, make_records_app, tmp_path, monkeypatch):
     app, ids = source
-    monkeypatch.setattr("app.backups.BATCH", 4)  # read and committed in batches, the last one short
+    monkeypatch.setattr("app.backups.READ_BATCH", 4)  # read in batches, the last one short
+    monkeypatch.setattr("app.backups.BATCH", 4)  # and committed in batches
     backup = tmp_path / "backup.jsonl"
     result = run(app, "export", str(backup))
-    assert result.exit_code == 0 and result.stderr == f"exported {len(ids)} records\n"
+    assert result.exit_code == 0 and result.stderr.splitlines() == [f"exporting the records of {url(app)}",
+                                                                    f"exported {len(ids)} records"]  # fmt: skip
     lines = [json.loads(line) for line in backup.read_text().splitlines()]
     assert [line["id"] for line in lines] == ids, "oldest first, one line a record"
     assert all(isinstance(line["seed"], int) for line in lines), "the seed, game over or not: a backup is the host's"
     restored = make_records_app(INSTANCE_PATH=tmp_path / "restored")
     result = run(restored, "import", str(backup))
-    assert result.exit_code == 0 and result.stderr == f"imported {len(ids)}, skipped 0, refused 0\n"
+    said = [f"importing into the records of {url(restored)}", f"imported {len(ids)}, skipped 0, refused 0"]
+    assert result.exit_code == 0 and result.stderr.splitlines() == said
     same_records(app, restored, ids)
     assert exported(restored) == backup.read_text().splitlines(), "exported again, the same file"
 
@@ -88,13 +92,18 @@ def test_importing_a_backup_again_skips_every_record(source, make_records_app, t
     restored = make_records_app(INSTANCE_PATH=tmp_path / "restored")
     assert run(restored, "import", "-", stdin=backup).exit_code == 0
     again = run(restored, "import", "-", stdin=backup)
-    assert again.exit_code == 0 and again.stderr == f"imported 0, skipped {len(ids)}, refused 0\n"
+    assert again.exit_code == 0 and again.stderr.endswith(f"\nimported 0, skipped {len(ids)}, refused 0\n")
     same_records(app, restored, ids)
     line = json.loads(backup.splitlines()[0])
     other = run(restored, "import", "-", stdin=tampered(json.dumps(line), id="A" * 16))  # one record per game
     assert other.exit_code == 1
     refusal = f"line 1: its game {line['game_id']} already has another record here, {ids[0]}"
-    assert other.stderr.splitlines()[0] == refusal
+    assert other.stderr.splitlines()[1] == refusal
+
+
+def url(app):
+    with app.app_context():
+        return db.engine.url.render_as_string(hide_password=True)
 
 
 def tampered(line, **changes):
@@ -123,7 +132,7 @@ def test_a_tampered_line_is_refused_with_its_number_and_the_others_go_in(source,
     restored = make_records_app(INSTANCE_PATH=tmp_path / "restored")
     result = run(restored, "import", "-", stdin="\n".join(backup))
     assert result.exit_code == 1
-    refusals = result.stderr.splitlines()
+    refusals = result.stderr.splitlines()[1:]
     assert refusals[-1] == "imported 1, skipped 0, refused 10"
     assert [refusal.split(":")[0] for refusal in refusals[:-1]] == [f"line {n}" for n in range(1, 11)]
     assert refusals[0] == f"line 1: score is {first['score'] + 4}, its replay gives {first['score']}"
@@ -149,21 +158,33 @@ def test_a_direction_the_board_cannot_take_is_refused(source, make_records_app, 
     restored = make_records_app(INSTANCE_PATH=tmp_path / "restored")
     result = run(restored, "import", "-", stdin=tampered(json.dumps(line), directions=letters + "u"))
     assert result.exit_code == 1
-    assert result.stderr.splitlines()[0] == f"line 1: move {len(letters) + 1} (up) does not change the board"
+    assert result.stderr.splitlines()[1] == f"line 1: move {len(letters) + 1} (up) does not change the board"
 
 
 def test_an_empty_database_exports_an_empty_file(make_records_app, tmp_path):
-    empty = make_records_app(INSTANCE_PATH=tmp_path / "empty")
+    make_records_app(INSTANCE_PATH=tmp_path / "empty")  # the server, at its start, made the database
+    empty = make_records_app(INSTANCE_PATH=tmp_path / "empty")  # the command, in a process of its own
     result = run(empty, "export", str(tmp_path / "backup.jsonl"))
-    assert result.exit_code == 0 and result.stderr == "exported 0 records\n"
+    assert result.exit_code == 0 and result.stderr.endswith("\nexported 0 records\n")
     assert (tmp_path / "backup.jsonl").read_text() == "", "a backup of nothing is there, and empty"
-    assert run(empty, "import", str(tmp_path / "backup.jsonl")).stderr == "imported 0, skipped 0, refused 0\n"
+    assert run(empty, "import", str(tmp_path / "backup.jsonl")).stderr.endswith("\nimported 0, skipped 0, refused 0\n")
+
+
+def test_an_export_that_finds_no_records_database_fails_and_writes_nothing(make_records_app, tmp_path):
+    """The command made the database it was to read: it is not the server's (another folder, another URL)."""
+    nowhere = make_records_app(INSTANCE_PATH=tmp_path / "elsewhere")
+    result = run(nowhere, "export", str(tmp_path / "backup.jsonl"))
+    assert result.exit_code == 1 and "there is no records database here" in result.stderr
+    assert result.stderr.startswith(f"exporting the records of {url(nowhere)}\n")
+    assert not (tmp_path / "backup.jsonl").exists()
+    if url(nowhere).startswith("sqlite"):
+        assert not (tmp_path / "elsewhere" / "records.db").exists(), "nor is an empty database left for the next"
 
 
 def test_an_export_lets_the_game_save_records_between_its_batches(source, monkeypatch):
     """Each batch is read in a transaction of its own: SQLite's lock is not held while the file is written."""
     app, ids = source
-    monkeypatch.setattr("app.backups.BATCH", 2)
+    monkeypatch.setattr("app.backups.READ_BATCH", 2)
     with app.app_context():
         lines = backups.export_lines()
         assert json.loads(next(lines))["id"] == ids[0]
@@ -172,3 +193,73 @@ def test_an_export_lets_the_game_save_records_between_its_batches(source, monkey
             writer.execute("UPDATE records SET name = 'Renamed' WHERE id = ?", (ids[-1],))
         writer.close()
         assert [json.loads(line)["name"] for line in lines][-1] == "Renamed"
+
+
+def test_hostile_lines_are_each_refused_by_number_and_the_good_ones_go_in(source, make_records_app, tmp_path,
+                                                                           monkeypatch):  # fmt: skip
+    """What an attacker or a broken editor could put in a backup: each line is refused whole before
+    anything of it is written, the command goes on, and no route answers 5xx afterwards."""
+    app, ids = source
+    monkeypatch.setattr("app.backups.MAX_LINE", 100_000)
+    lines = exported(app)
+    unfinished = json.loads(lines[3])
+    review = unfinished["reviews"][0]
+
+    def with_review(**changes):
+        return tampered(lines[3], reviews=[review | changes])
+
+    hostile = {
+        with_review(loss=float("nan")): "holds NaN",
+        "[" * 200_000: "longer than 100000 characters",
+        "[" * 90_000 + "]" * 9_000: "nested too deeply",
+        with_review(scores={"up": float("nan")}): "holds NaN",
+        with_review(loss=float("inf")): "holds Infinity",
+        lines[3].replace(f'"loss":{json.dumps(review["loss"])}', '"loss":1e400', 1): "a number too large",
+        with_review(scores={review["best"]: True}): "a score that is not a finite number",
+        with_review(scores={review["best"]: 10**400}): "a score that is not a finite number",
+        with_review(best=["up"]): "no scores by direction",
+        tampered(lines[3], reviews="all of them"): "reviews must be a list",
+        tampered(lines[0], score=str(json.loads(lines[0])["score"])): "score is",
+        tampered(lines[0], name=12345): "name",
+        tampered(lines[0], directions=123): "directions must be",
+        tampered(lines[0], tiles=None): "tiles must be",
+        tampered(lines[0], start=[[[[1]]]]): "",
+        tampered(lines[0], hints=2**70): "hints must be",
+        tampered(lines[0], created=5): "created must be",
+        tampered(lines[0], game_id=7): "a game id",
+        tampered(lines[0], id=["x"]): "id must be",
+    }
+    backup = [lines[1], *hostile, lines[2], lines[3]]
+    restored = make_records_app(INSTANCE_PATH=tmp_path / "restored")
+    result = run(restored, "import", "-", stdin="\n".join(backup) + "\n")
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output[-2000:]
+    said = result.stderr.splitlines()[1:]
+    assert said[-1] == f"imported 3, skipped 0, refused {len(hostile)}"
+    for number, (refusal, why) in enumerate(zip(said[:-1], hostile.values(), strict=True), 2):
+        assert refusal.startswith(f"line {number}: ") and why in refusal, refusal
+    client = restored.test_client()
+    for record_id in ids[1:4]:
+        for path in ("", "/review?from=0", "/mistakes"):
+            assert client.get(f"/api/records/{record_id}{path}").status_code == 200
+        assert client.get(f"/records/{record_id}").status_code == 200
+    assert [client.get(f"/api/records/{record_id}").status_code for record_id in (ids[0], *ids[4:])] == [404] * 3
+
+
+def test_reviews_the_database_holds_unsound_are_analysed_again_never_a_500(source):
+    """From before reviews were checked (an old backup's NaN or infinity): the review routes answer."""
+    app, ids = source
+    record_id = ids[3]  # its first three positions are reviewed
+    with app.app_context():
+        kept = {review.position: review for review in db.session.scalars(select(Review).filter_by(record_id=record_id))}
+        kept[0].loss = float("inf")
+        kept[1].scores = {**kept[1].scores, "up": float("nan")}
+        kept[2].best = "nowhere"
+        db.session.commit()
+    client = app.test_client()
+    mistakes = client.get(f"/api/records/{record_id}/mistakes")
+    assert mistakes.status_code == 200 and all(m["position"] > 2 for m in mistakes.get_json()["mistakes"])
+    reviewed = client.get(f"/api/records/{record_id}/review?from=0")
+    assert reviewed.status_code == 200
+    first = reviewed.get_json()["reviews"][:3]
+    assert [review["position"] for review in first] == [0, 1, 2]
+    assert all(review["best"] in review["scores"] and review["loss"] < 1e300 for review in first), "analysed again"

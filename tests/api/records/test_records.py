@@ -95,7 +95,7 @@ def test_nothing_a_player_reads_of_a_saved_unfinished_game_tells_its_tiles_to_co
 
 
 def test_a_finished_games_record_shows_the_seed_that_replays_it_exactly(client):
-    state = play(client, 10_000, random.Random(11))
+    state = finish(client, random.Random(11))
     assert state["over"]
     replay = client.get(f"/api/records/{save(client)}").get_json()["replay"]
     by_letter = {direction[0]: direction for direction in DIRECTIONS}
@@ -105,7 +105,7 @@ def test_a_finished_games_record_shows_the_seed_that_replays_it_exactly(client):
 
 def test_a_finished_game_is_saved_as_finished(client):
     rng = random.Random(11)
-    state = play(client, 10_000, rng)
+    state = finish(client, rng)
     assert state["over"]
     record = client.get(f"/api/records/{save(client)}").get_json()
     assert record["finished"] and record["verified"] and record["moves"] == state["moves"]

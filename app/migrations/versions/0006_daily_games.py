@@ -1,15 +1,15 @@
 """Today's game: a record knows its day and whether it was ranked; the day's ranked attempts by
 address (for FLASK_DAILY_ADDRESS_LIMIT) and the solver's par of each day.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-12-03
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0005'
-down_revision = '0004'
+revision = '0006'
+down_revision = '0005'
 branch_labels = None
 depends_on = None
 
