@@ -1,5 +1,6 @@
 // The replay page: a saved game's positions shown move by move (play/pause, step, speed, scrubber,
-// keyboard and swipes), with the solver's review of the position shown and of the whole game.
+// keyboard and swipes), with the solver's review of the move played from the position shown and of
+// the whole game.
 //
 // The page rebuilds every position from the record's directions and tiles (positions.js), animates a
 // step with the same slide prediction the game page uses, then shows the next position, whose new
@@ -18,7 +19,7 @@ const LETTERS = { u: 'up', d: 'down', l: 'left', r: 'right' };
 
 const $ = (id) => document.getElementById(id);
 const root = $('replay');
-const { apiRoot, record: recordId, strategyUrl, messages } = pageData();
+const { apiRoot, record: recordId, moves, strategyUrl, messages } = pageData();
 const api = createApi(apiRoot);
 const format = numberFormat();
 
@@ -31,7 +32,7 @@ let directions = [];
 let position = 0;
 let timer = 0;
 
-const review = createReview({ api, record: recordId, messages, format, strategyUrl,
+const review = createReview({ api, record: recordId, moves, messages, format, strategyUrl,
   elements: { move: $('review-move'), find: $('find-mistakes'), progress: $('review-progress'), list: $('mistakes'), arrow: $('solver-arrow') },
   jump: (to) => {
     pause();
