@@ -192,8 +192,9 @@ function lazyOverlay(load) {
 }
 
 /**
- * The notice at the foot of the screen (fixed: it never moves the board): the server cannot be
- * reached, said from show() until hide(); or a short message (flash) when nothing else is said.
+ * The notice under the board (in the flow: it covers nothing, and the board never moves): the
+ * server cannot be reached, said from show() until hide(); or a short message (flash) when
+ * nothing else is said.
  */
 export class Notice {
   constructor(el) {

@@ -8,7 +8,7 @@
 
 import { createApi, withBoundedRetry } from './api.js';
 import { bindSwipe } from './input.js';
-import { fill, numberFormat, pageData } from './page.js';
+import { fill, keepForOffline, numberFormat, pageData } from './page.js';
 import { positions } from './positions.js';
 import { BoardTable, BoardView } from './render.js';
 import { createReview } from './review.js';
@@ -137,3 +137,4 @@ async function start() {
 }
 
 start();
+keepForOffline();
