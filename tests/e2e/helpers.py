@@ -159,3 +159,28 @@ def axe_violations(page: Page) -> list[str]:
     results = Axe().run(page)
     violations = results.response["violations"]
     return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}" for v in violations]
+
+
+BROKEN_WORDS = """(selector) => {
+    const broken = [];
+    for (const root of document.querySelectorAll(selector)) {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const word of node.data.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+                if (new Set(rects.map((r) => Math.round(r.top))).size > 1) broken.push(word[0]);
+            }
+        }
+    }
+    return broken;
+}"""
+
+
+def broken_words(page: Page, selector: str) -> list[str]:
+    """The words (runs of characters between spaces) in the elements ``selector`` matches that the
+    page shows broken across two lines or more."""
+    return page.evaluate(BROKEN_WORDS, selector)
+
