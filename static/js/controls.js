@@ -70,12 +70,18 @@ function lazily(load, notice) {
 /** Run `action` on the lazily loaded part; a failed load was already told. */
 const onLoaded = (part, action) => () => part().then(action, (err) => console.warn('2048: not loaded', err));
 
-/** Hint and Auto-play (`buttons`: hint, autoplay, speed, arrow); `assist`: createAssist's collaborators. */
+/**
+ * Hint and Auto-play (`buttons`: hint, autoplay, speed, arrow); `assist`: createAssist's collaborators.
+ * Both are marked aria-disabled while the game cannot move (it is finished); a press then says why.
+ */
 function bindSolver(buttons, assist) {
   const solver = lazily(() => import('./assist.js').then((m) => m.createAssist(buttons, assist)), assist.notice);
   return together(
     listen(buttons.hint, 'click', onLoaded(solver, (a) => a.showHint())),
     listen(buttons.autoplay, 'click', onLoaded(solver, (a) => a.toggleAutoplay())),
+    assist.game.onStateChange((state) => {
+      for (const button of [buttons.hint, buttons.autoplay]) button.setAttribute('aria-disabled', String(isFinished(state)));
+    }),
   );
 }
 
@@ -88,9 +94,11 @@ function bindRecordMenu(menu, records) {
     records.game.onStateChange((state) => {
       if (isFinished(state)) menu.open = true;
     }),
-    // The overlay's Share: the menu's, with the name kept from last time (or asked for there).
+    // The overlay's Share: the menu's, the focus in its name field, with the name kept from last
+    // time (or asked for there).
     listen(records.share, 'click', () => {
       menu.open = true;
+      menu.querySelector('input').focus();
       onLoaded(recordMenu, (m) => m.save('share'))();
     }),
   );
@@ -119,7 +127,8 @@ function bindComingBack(win, game, onGameSaved) {
 
 /**
  * Every control of the game page; `screen`: render.js's createScreen. After a button's action the
- * keys belong to the board again: a stray Space or Enter must not repeat it, and the arrows play.
+ * keys belong to the board again: a stray Space or Enter must not repeat it, and the arrows play;
+ * a button that opens another part of the page (aria-controls) leaves the focus there.
  */
 export function bindControls(doc, { game, api, messages, storage, screen }) {
   const $ = (id) => doc.getElementById(id);
@@ -131,7 +140,8 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
     bindNewGame($('new-game'), $('confirm-new-game'), { game, board, notice }),
     bindUndo(doc, $('undo'), { game, messages, notice }),
     listen($('main'), 'click', (event) => {
-      if (event.target.closest('button')) board.focus({ preventScroll: true });
+      const button = event.target.closest('button');
+      if (button && !button.hasAttribute('aria-controls')) board.focus({ preventScroll: true });
     }),
     bindInputMode(doc),
     bindChoice($('autoplay-speed')),

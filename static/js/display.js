@@ -43,9 +43,11 @@ export function createDisplay({ view, score, overlay, announcer, messages, forma
     const kind = state.over && (!state.won || state.keep_playing) ? 'over' : state.over ? 'won-over' : 'won';
     const text = kind === 'over' ? messages.over : messages.win;
     const isNew = !shownFinished || shownFinished.over !== state.over;
+    // A win the player can play on from has no final score yet.
+    const scoreText = fill(kind === 'won' ? messages.currentScore : messages.finalScore, { score: format(state.score) });
     // This game holds the best score: it set it (a tie with an earlier best counts too).
-    const newBest = state.score > 0 && state.score >= best ? ` ${messages.newBest}` : '';
-    overlay.show(kind, text, fill(messages.finalScore, { score: format(state.score) }) + newBest);
+    const newBest = state.score > 0 && state.score >= best;
+    overlay.show(kind, text, newBest ? [scoreText, messages.newBest] : [scoreText]);
     shownFinished = state;
     return isNew ? text : null;
   }

@@ -184,3 +184,23 @@ def broken_words(page: Page, selector: str) -> list[str]:
     page shows broken across two lines or more."""
     return page.evaluate(BROKEN_WORDS, selector)
 
+
+def lines_of(page: Page, selector: str, text: str) -> int:
+    """On how many lines the page shows ``text`` (within one text node of the element ``selector``
+    matches); 0 if it shows no such text."""
+    return page.evaluate(
+        """([selector, text]) => {
+            const walker = document.createTreeWalker(document.querySelector(selector), NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const start = node.data.indexOf(text);
+                if (start < 0) continue;
+                const range = document.createRange();
+                range.setStart(node, start);
+                range.setEnd(node, start + text.length);
+                const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+                return new Set(rects.map((r) => Math.round(r.top))).size;
+            }
+            return 0;
+        }""",
+        [selector, text],
+    )
