@@ -145,18 +145,23 @@ export class BoardView {
   }
 }
 
-/** Current and best score, with the floating "+N". */
+/**
+ * Current and best score, with the floating "+N": one at a time, rising within the score's box (a
+ * new one takes the place of the last, so fast play never piles them up over the page).
+ */
 export class ScoreView {
   constructor(scoreEl, bestEl, format) {
     this.scoreEl = scoreEl;
     this.bestEl = bestEl;
     this.format = format;
+    this.plus = null;
   }
 
   update(score, best, gained = 0) {
     this.scoreEl.textContent = this.format(score);
     this.bestEl.textContent = this.format(best);
     if (gained > 0 && !reducedMotion()) {
+      this.plus?.remove();
       const plus = document.createElement('span');
       plus.className = 'score-addition';
       plus.setAttribute('aria-hidden', 'true');
@@ -164,6 +169,7 @@ export class ScoreView {
       plus.addEventListener('animationend', () => plus.remove(), { once: true });
       setTimeout(() => plus.remove(), 1000);
       this.scoreEl.parentElement.append(plus);
+      this.plus = plus;
     }
   }
 }
