@@ -29,7 +29,9 @@ def create_app(test_config=None):
 
     logs.init_app(app)
     metrics.init_app(app)
-    store.init_app(app, session_prefix=f"{game_api.bp.url_prefix}/", played=games.has_played_game)
+    store.init_app(
+        app, session_prefix=f"{game_api.bp.url_prefix}/", played=games.has_played_game, game_of=games.game_of
+    )
     Compress(app)
     assets.init_app(app)
     errors.init_app(app)

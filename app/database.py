@@ -40,7 +40,7 @@ from .errors import respond
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SCHEMA_REVISION = "0003"  # the newest migration in app/migrations/versions (a test keeps them equal)
+SCHEMA_REVISION = "0004"  # the newest migration in app/migrations/versions (a test keeps them equal)
 # What a database that is down, unreachable or not yet migrated raises.
 UNAVAILABLE = (OperationalError, InterfaceError, ProgrammingError)
 
@@ -95,6 +95,17 @@ class Record(db.Model):
     @classmethod
     def _without_help_in_sql(cls):
         return and_(cls.hints == 0, cls.autoplay.is_(False), cls.undos == 0, cls.restores == 0)
+
+
+class ForkHelp(db.Model):
+    """Help given to the forks of a game (app/games.py): a hint on a fork is a hint on the position
+    its game was at, so it counts on that game, and on its record (app/records.py)."""
+
+    __tablename__ = "fork_help"
+
+    game_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    hints: Mapped[int] = mapped_column(BigInteger, default=0)
+    autoplay: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Review(db.Model):

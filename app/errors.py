@@ -7,7 +7,7 @@ from limits.errors import StorageError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from . import metrics
-from .store import SessionBusy, StoreUnavailable, WriteOutcomeUnknown
+from .store import GameHeldElsewhere, SessionBusy, StoreUnavailable, WriteOutcomeUnknown
 
 # Answered in JSON, as the API is: what programs ask (health checks, the metrics' scraper).
 MACHINE_PATHS = ("/api", "/healthz", "/readyz", "/metrics")
@@ -28,6 +28,7 @@ class ApiError(Exception):
 def init_app(app):
     app.register_error_handler(ApiError, api_error)
     app.register_error_handler(SessionBusy, session_busy)
+    app.register_error_handler(GameHeldElsewhere, game_elsewhere)
     for down in STORE_DOWN:
         app.register_error_handler(down, store_unavailable)
     app.register_error_handler(HTTPException, http_error)
@@ -42,6 +43,12 @@ def api_error(error):
 
 def session_busy(_error):
     return respond(409, "busy", "another request of this game is still running; try again")
+
+
+def game_elsewhere(_error):
+    """The session's write-back found its game held by another session (app/store/locking.py)."""
+    message = "this game is held by another session, so this one was closed; nothing was changed"
+    return respond(409, "game_elsewhere", message)
 
 
 def store_unavailable(error):
@@ -62,10 +69,10 @@ def store_unavailable(error):
 def http_error(error):
     """Every HTTP error, including the 500 that wraps an unhandled exception."""
     original = getattr(error, "original_exception", None)
-    if isinstance(error, InternalServerError) and isinstance(original, STORE_DOWN):
-        return store_unavailable(original)
-    if isinstance(error, InternalServerError) and isinstance(original, SessionBusy):
-        return session_busy(original)  # the session's write-back, after the route, was refused
+    if isinstance(error, InternalServerError):
+        for refusal, answer in AFTER_THE_ROUTE.items():
+            if isinstance(original, refusal):
+                return answer(original)
     code = error.name.lower().replace(" ", "_")
     response = respond(error.code, code, error.description)
     for name, value in error.get_headers():
@@ -74,6 +81,11 @@ def http_error(error):
     if isinstance(error, RateLimitExceeded):
         response.headers["Retry-After"] = str(error.limit.limit.get_expiry())
     return response
+
+
+# What the session's write-back can raise, after the route: Flask wraps it in a 500, answered as itself.
+AFTER_THE_ROUTE = {**dict.fromkeys(STORE_DOWN, store_unavailable), SessionBusy: session_busy,
+                   GameHeldElsewhere: game_elsewhere}  # fmt: skip
 
 
 def respond(status, code, message, **extra):

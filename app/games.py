@@ -1,23 +1,35 @@
-"""The game kept in the session: made, read back, written, and put back from what the page kept.
+"""The game in the session: made, put back, played, taken back and helped, by the rules the API
+promises. The routes (app/routes/game_api.py) read a request, call one function here, and answer.
 
 The session is the store's (app/store/); the game in it is the engine's Game, stored as
 ``Game.to_stored`` writes it. Every game gets a random id, and unless the player chose its
 seed, its seed derives from that id under the server's key (app/seals.py).
+
+One game, one place: a game is held by one session at a time (the store refuses a second,
+app/store/locking.py), so whatever a session sees of a game, or asks about it, is counted on the
+game itself. A sealed copy put back gives the game back only where no other session holds it and
+no record has shown its seed; otherwise it gives a fork: a new game on the same position, with
+tiles of its own, never verified. A hint or auto-play on a fork counts on the game it was forked
+from (app/records.py), since the position was that game's (docs/architecture.md#how-a-verified-game-stays-fair).
 """
 
 import logging
 import secrets
+from dataclasses import dataclass
 
-from flask import session
+from flask import current_app, session
 
-from . import seals
-from .engine import Game, InvalidState
+from . import hints, metrics, records, seals, store
+from .engine import CannotUndo, Game, GameFinished, InvalidState, MoveOutcome
 from .errors import ApiError
 
 log = logging.getLogger(__name__)
 
 # Keys a page may send in one request: far more than a player presses in a round trip.
 MAX_BATCH = 64
+# In the session: [id, move count after it, points gained] of the last request with an id that
+# moved, so that a repeat of it (its answer was lost) gets that answer again, not a refusal.
+LAST_MOVES = "last_moves"
 
 
 def new_game(seed=None):
@@ -28,18 +40,178 @@ def new_game(seed=None):
     return game
 
 
-def restored_game(state, token):
-    """The page's saved game put back: with the server's sealed copy of exactly this state, the
-    server's own game again (a restore counted); otherwise a game the server did not see played,
-    on tiles to come that it draws anew."""
+def current():
+    """The session's game, made if it has none: (game, whether it was made now)."""
+    game = load_game()
+    if game is not None:
+        return game, False
+    game = new_game()
+    save_game(game)
+    metrics.count("games")
+    return game, True
+
+
+def start(seed=None):
+    """A new game in a new session: the session's old id opens nothing any more."""
+    try:
+        game = new_game(seed)
+    except InvalidState as error:
+        raise ApiError(400, "invalid_seed", str(error)) from None
+    current_app.session_interface.regenerate(session)
+    save_game(game)
+    metrics.count("games")
+    return game
+
+
+def restore(state, token):
+    """The page's saved game put back (``token``: the sealed copy it kept, if any): the server's own
+    game again when it may be (a restore counted), a fork when another session holds it, and
+    otherwise a game the server did not see played, on tiles to come that it draws anew."""
+    try:
+        game = _game_at(state)
+    except InvalidState as error:
+        raise ApiError(400, "invalid_state", str(error)) from None
+    sealed = None if token is None else seals.unseal(token)
+    if sealed is not None and sealed.to_state() == game.to_state() and not records.seed_shown(sealed.id):
+        if store.held_elsewhere(sealed.id):
+            game.fork_of = sealed.fork_of or sealed.id
+        else:
+            sealed.restores += 1
+            game = sealed
+    session.pop(LAST_MOVES, None)
+    save_game(game)
+    return game
+
+
+def _game_at(state):
+    """A game of the server's from ``state`` on: its own id, and a seed derived from it."""
     game_id = secrets.token_urlsafe(12)
     game = Game.from_state(state, seals.seed_for(game_id), seed_chosen=False)
     game.id = game_id
-    sealed = None if token is None else seals.unseal(token)
-    if sealed is not None and sealed.to_state() == game.to_state():
-        sealed.restores += 1
-        return sealed
     return game
+
+
+def sealed_copy():
+    """The session's game sealed for the page to keep ({token, moves}; token None for a game without an id)."""
+    game = existing_game()
+    return {"token": seals.seal(game), "moves": game.moves}
+
+
+@dataclass
+class Played:
+    """What a request of moves did: the game after it, the board before, and each move's outcome."""
+
+    game: Game
+    before: int
+    outcomes: list[MoveOutcome]
+    gained: int
+    repeated: bool = False  # a repeat of the request that moved the game here: nothing was played again
+
+    @property
+    def moved(self):
+        return self.repeated or any(outcome.moved for outcome in self.outcomes)
+
+
+def play(directions, seen=None, request_id=None):
+    """Directions played in order (a batch stops at the move that finishes the game).
+
+    With ``seen`` (the move count of the state the client saw) it is idempotent: a request that
+    names a count the game has left behind (a key pressed in another tab, a restore) changes
+    nothing and is refused (409 ``out_of_sync``), unless it repeats, by its ``request_id``, the
+    last request that moved the game there: then it gets that request's answer again.
+    """
+    game = existing_game()
+    if seen is not None and seen != game.moves:
+        last = session.get(LAST_MOVES)
+        if request_id is not None and isinstance(last, list) and last[:2] == [request_id, game.moves]:
+            return Played(game, game.board, [], last[2], repeated=True)
+        message = f"the game is at {game.moves} moves, not {seen}: nothing was changed"
+        raise ApiError(409, "out_of_sync", message, state=game.to_state())
+    played = Played(game, game.board, [], 0)
+    for direction in directions:
+        if played.outcomes and game.finished:
+            break
+        try:
+            played.outcomes.append(game.play(direction))
+        except GameFinished as finished:
+            raise ApiError(409, "game_finished", str(finished), state=game.to_state()) from None
+    played.gained = sum(outcome.gained for outcome in played.outcomes)
+    metrics.count("moves", sum(outcome.moved for outcome in played.outcomes))
+    if played.moved:
+        save_game(game)
+        if request_id is not None:
+            session[LAST_MOVES] = [request_id, game.moves, played.gained]
+    return played
+
+
+def undo(seen=None):
+    """Take the last move back (up to the engine's UNDO_DEPTH), its new tile with it: played again,
+    the move brings the same tile. With ``seen`` (the count the client saw) it is refused once the
+    game has moved on from there. A game that uses undo is marked: it had help."""
+    game = existing_game()
+    if seen is not None and seen != game.moves:
+        message = f"the game is at {game.moves} moves, not {seen}: nothing was taken back"
+        raise ApiError(409, "out_of_sync", message, state=game.to_state())
+    try:
+        game.undo()
+    except CannotUndo as refused:
+        raise ApiError(409, "cannot_undo", str(refused), state=game.to_state()) from None
+    session.pop(LAST_MOVES, None)  # that request's answer no longer describes the game
+    save_game(game)
+    return game
+
+
+def keep_playing():
+    game = existing_game()
+    try:
+        game.choose_keep_playing()
+    except GameFinished as refused:
+        raise ApiError(409, "cannot_keep_playing", str(refused), state=game.to_state()) from None
+    save_game(game)
+    return game
+
+
+def hint():
+    """The solver's move for the session's game, thought about for SOLVER_BUDGET_MS at most; counted on
+    the game (and on the game a fork came from)."""
+    game = existing_game()
+    if game.finished:
+        raise ApiError(409, "game_finished", "the game is finished: there is nothing to hint", state=game.to_state())
+    budget_ms = float(current_app.config["SOLVER_BUDGET_MS"])
+    try:
+        suggestion = hints.suggest(game.board, budget_ms, current_app.instance_path)
+    except hints.SolverBusy:
+        metrics.count("solver_refusals", reason="busy")
+        raise
+    metrics.count("hints")
+    metrics.observe("hint_seconds", suggestion.ms / 1000)
+    metrics.observe("hint_depth", suggestion.depth)
+    if game.fork_of is not None:
+        records.help_fork(game.fork_of, hints=1)
+    game.hints += 1
+    save_game(game)
+    return suggestion
+
+
+def autoplay():
+    """Auto-play is about to move the session's game: counted on it (and on the game a fork came from)."""
+    game = existing_game()
+    if game.fork_of is not None:
+        records.help_fork(game.fork_of, autoplay=True)
+    game.autoplay = True
+    save_game(game)
+    return game
+
+
+def save_record(name):
+    """The session's game saved under ``name``: (record, created). A record of a game that is over
+    shows its seed, so the game can no longer take a move back."""
+    game = existing_game()
+    record, created = records.save(game, name)
+    if record.over and not game.seed_shown:
+        game.seed_shown = True
+        save_game(game)
+    return record, created
 
 
 def load_game():
@@ -69,3 +241,10 @@ def has_played_game(stored_session):
     """Whether a session holds a game with a move, made here or before it was restored: one worth keeping."""
     game = stored_session.get("game")
     return isinstance(game, dict) and isinstance(game.get("moves"), int) and game["moves"] > 0
+
+
+def game_of(stored_session):
+    """The id of the game a session holds (None: none, or one stored before games had ids)."""
+    game = stored_session.get("game")
+    game_id = game.get("id") if isinstance(game, dict) else None
+    return game_id if isinstance(game_id, str) else None

@@ -7,17 +7,22 @@ chose, never is. A record shows its seed only once its game is over: until then 
 would tell the player every tile to come, so the replay rebuilds positions from the tiles
 the game placed. Record ids are random (96 bits), so only the links people share lead to a record.
 The API's routes (routes/records_api.py) and the pages (routes/record_pages.py) share this module.
+
+Help is counted on the game, and a record shows all of it: what the game's own session gave it,
+and what its forks were given (help_fork), kept by game id until the game is saved.
 """
 
+import dataclasses
 import re
 import secrets
 import unicodedata
 from datetime import UTC
 
-from sqlalchemy import select
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 
-from . import review
-from .database import Record, db
+from . import database, review
+from .database import ForkHelp, Record, db
 from .engine import max_tile
 from .engine.history import tiles_text
 from .errors import ApiError
@@ -35,18 +40,64 @@ HALL_OF_FAME_SIZE, MAX_HALL_OF_FAME_SIZE = 20, 100
 def save(game, name):
     """The game saved under ``name`` (as player_name reads it), and whether its record is new: one
     record per game, so saving a game again brings its record up to date (and drops the reviews of
-    positions the game no longer has, after an undo). Returns (record, created)."""
+    positions the game no longer has, after an undo). Returns (record, created).
+
+    Saves of one game that race each other (on several workers) all land on its one record."""
     tiles, verified = game.replayed()
-    record = None if game.id is None else db.session.scalars(select(Record).where(Record.game_id == game.id)).first()
-    created = record is None
-    if created:
+    helped = _with_fork_help(game)
+    record = _record_of(game.id)
+    if record is None:
         record = Record(id=secrets.token_urlsafe(12), game_id=game.id)
+        fill(record, helped, name, tiles, verified)
         db.session.add(record)
-    else:
-        review.forget_after(record, _common_length(directions_of(record).to_letters(), game.directions.to_letters()))
-    fill(record, game, name, tiles, verified)
+        try:
+            db.session.commit()
+            return record, True
+        except IntegrityError:  # the same game's record, saved meanwhile by another request
+            db.session.rollback()
+            record = _record_of(game.id)
+    review.forget_after(record, _common_length(directions_of(record).to_letters(), game.directions.to_letters()))
+    fill(record, helped, name, tiles, verified)
     db.session.commit()
-    return record, created
+    return record, False
+
+
+def _record_of(game_id):
+    return None if game_id is None else db.session.scalars(select(Record).where(Record.game_id == game_id)).first()
+
+
+def _with_fork_help(game):
+    """The game with the help its forks were given added to its own."""
+    given = None if game.id is None else db.session.get(ForkHelp, game.id)
+    if given is None:
+        return game
+    return dataclasses.replace(game, hints=game.hints + given.hints, autoplay=game.autoplay or given.autoplay)
+
+
+def help_fork(game_id, hints=0, autoplay=False):
+    """A fork of the game was given a hint or auto-play: counted on the game, and on its record if it has one."""
+    database.ensure_schema()
+    more = {"autoplay": True} if autoplay else {}
+    for attempt in range(2):
+        try:
+            counted = update(ForkHelp).where(ForkHelp.game_id == game_id)
+            if not db.session.execute(counted.values(hints=ForkHelp.hints + hints, **more)).rowcount:
+                db.session.add(ForkHelp(game_id=game_id, hints=hints, autoplay=autoplay))
+            recorded = update(Record).where(Record.game_id == game_id)
+            db.session.execute(recorded.values(hints=Record.hints + hints, **more))
+            db.session.commit()
+            return
+        except IntegrityError:  # another fork's help was counted first: add to it
+            db.session.rollback()
+            if attempt:
+                raise
+
+
+def seed_shown(game_id):
+    """Whether a record of the game shows its seed (its game is over): every tile of the game is then known."""
+    database.ensure_schema()
+    shown = select(Record.id).where(Record.game_id == game_id, Record.over.is_(True)).limit(1)
+    return db.session.scalar(shown) is not None
 
 
 def fill(record, game, name, tiles, verified):

@@ -26,12 +26,11 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def init_app(app):
     app.before_request(refuse_unusable_hosts)
-    app.before_request(refuse_cross_site_writes)
+    app.before_request(refuse_cross_site_requests)
     app.after_request(add_security_headers)
 
 
@@ -43,14 +42,18 @@ def refuse_unusable_hosts():
         raise BadRequest("the Host header is missing or is not a host name")
 
 
-def refuse_cross_site_writes():
+def refuse_cross_site_requests():
     """CSRF defence for the JSON API: browsers say where a request comes from.
 
-    An origin is a scheme and a host: behind the trusted proxy, the forwarded scheme.
-    Same-origin requests without an Origin header (old browsers, tests) still pass;
-    415 for non-JSON bodies is enforced where the body is parsed (app.api).
+    Every API request from another site is refused, reads too: a link or an image elsewhere sends
+    the session's cookie with a GET (SameSite=Lax lets top-level navigations carry it), and no
+    other site's page has any use for this API. An Origin that is not this one is refused on every
+    method too (a browser sends one with a fetch from another origin). An origin is a scheme and a
+    host: behind the trusted proxy, the forwarded scheme. Same-origin requests without these
+    headers (old browsers, tests, programs) still pass; 415 for non-JSON bodies is enforced where
+    the body is parsed (app/requests.py).
     """
-    if request.method in SAFE_METHODS or not request.path.startswith("/api/"):
+    if not request.path.startswith("/api/"):
         return
     if request.headers.get("Sec-Fetch-Site") == "cross-site":
         raise ApiError(403, "cross_site", "cross-site requests are not allowed")

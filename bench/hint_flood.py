@@ -57,7 +57,7 @@ def flood(flooders, stop, answers, patient):
     def work(flooder):
         while not stop.is_set():
             try:
-                hint = flooder.request("GET", "/api/game/hint")
+                hint = flooder.request("POST", "/api/game/hint", {})
                 status = hint.status
                 if status == 200:
                     flooder.request("POST", "/api/game/moves", {"direction": hint.json()["direction"]})

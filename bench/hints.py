@@ -32,7 +32,7 @@ def auto_play(client: HttpClient, hints: int) -> tuple[list[float], list[float]]
     client.post("/api/game", json={})
     while len(latencies) < hints:
         started = time.perf_counter()
-        answer = client.get("/api/game/hint")
+        answer = client.post("/api/game/hint", json={})
         if answer.status == 409:  # the game is finished: begin again
             client.post("/api/game", json={})
             continue

@@ -36,7 +36,7 @@ from .state import (
 # What a stored game holds besides its state and seed; and what it may hold, with the value a
 # game stored before the key existed takes.
 STORED_KEYS = frozenset({"seed_chosen", "start", "directions", "hints", "autoplay"})
-OPTIONAL_STORED_KEYS = {"id": None, "restores": 0, "undos": 0, "earlier": [], "seed_shown": False}
+OPTIONAL_STORED_KEYS = {"id": None, "restores": 0, "undos": 0, "earlier": [], "seed_shown": False, "fork_of": None}
 # How many moves a game can take back: enough to mend a slip of the finger and the moves made
 # before it was noticed, few enough that undo stays a mend and not a way to search the game.
 UNDO_DEPTH = 5
@@ -80,6 +80,7 @@ class Game:
     # The positions before the last moves, newest last, as (board, score, won, keep_playing, moves).
     earlier: list = field(default_factory=list)
     seed_shown: bool = False  # a record of the game showed its seed: it can no longer go back
+    fork_of: str | None = None  # the id of the game this one was forked from (app/games.py)
 
     @classmethod
     def new(cls, seed: int | None = None, *, seed_chosen: bool | None = None) -> "Game":
@@ -126,6 +127,7 @@ class Game:
         game.undos = check_count("undos", stored.get("undos", 0))
         game.earlier = check_earlier(stored.get("earlier", []))
         game.seed_shown = check_bool("seed_shown", stored.get("seed_shown", False))
+        game.fork_of = check_id(stored.get("fork_of"))
         return game
 
     @classmethod
@@ -263,6 +265,7 @@ class Game:
             "undos": self.undos,
             "earlier": [[f"{board:x}", *rest] for board, *rest in self.earlier],
             "seed_shown": self.seed_shown,
+            "fork_of": self.fork_of,
         }
         return {
             **self.to_state(),

@@ -16,15 +16,10 @@ bp = database.uses_records(limits.api_routes(Blueprint("records", __name__, url_
 @limits.work_time
 def save_record():
     """Save the session's game, finished or not, under a player's name: 201 with a new record, 200
-    with the same record brought up to date when the game was saved before. A record of a game that
-    is over shows its seed, so the game can no longer take a move back."""
+    with the same record brought up to date when the game was saved before (games.save_record)."""
     name = records.player_name(json_object(required={"name"})["name"])
-    game = games.existing_game()
-    record, created = records.save(game, name)
+    record, created = games.save_record(name)
     metrics.count("records")
-    if record.over and not game.seed_shown:
-        game.seed_shown = True
-        games.save_game(game)
     return {"id": record.id, "url": url_for("record_pages.replay", record_id=record.id)}, 201 if created else 200
 
 

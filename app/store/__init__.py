@@ -10,24 +10,27 @@ from datetime import timedelta
 
 from flask import current_app, g
 
-from .locking import SessionBusy, StoreUnavailable, WriteOutcomeUnknown, session_is_new
+from .locking import GameHeldElsewhere, SessionBusy, StoreUnavailable, WriteOutcomeUnknown, session_is_new
 from .sqlite_store import SqliteSessions
 
 __all__ = [
+    "GameHeldElsewhere",
     "SessionBusy",
     "StoreUnavailable",
     "WriteOutcomeUnknown",
+    "held_elsewhere",
     "init_app",
     "ping",
     "session_is_new",
 ]
 
 
-def init_app(app, session_prefix, played):
+def init_app(app, session_prefix, played, game_of):
     """Pick the store from SESSION_TYPE and install the locked session interface on it.
 
     Only requests whose path starts with ``session_prefix`` open the session; ``played(session)``
-    says whether it holds a game worth keeping for the whole session lifetime (locking.py).
+    says whether it holds a game worth keeping for the whole session lifetime, ``game_of(session)``
+    the id of the game it holds, kept in one session at most (locking.py).
     """
     config = app.config
     common = {
@@ -36,6 +39,7 @@ def init_app(app, session_prefix, played):
         "permanent": config["SESSION_PERMANENT"],
         "lock_timeout": float(config["SESSION_LOCK_TIMEOUT"]),
         "played": played,
+        "game_of": game_of,
         "unplayed_lifetime": timedelta(seconds=float(config["UNPLAYED_SESSION_LIFETIME"])),
     }
     kind = str(config["SESSION_TYPE"]).lower()
@@ -65,3 +69,8 @@ def raise_session_error():
 
 def ping():
     current_app.session_interface.ping()
+
+
+def held_elsewhere(game_id):
+    """Whether a live session other than this request's holds the game."""
+    return current_app.session_interface.held_elsewhere(game_id)

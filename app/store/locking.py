@@ -9,7 +9,14 @@ back: the requests of one session run one at a time. A request that waits longer
 SESSION_LOCK_TIMEOUT is refused (409) rather than queued for ever.
 
 Each backend (app/store/sqlite_store.py, app/store/redis_store.py) gives the four store
-operations this protocol needs.
+operations this protocol needs, and a fifth, ``_holder``, for the rule below.
+
+One game, one place: a session holds at most one game (``game_of``, a function the app gives,
+names it), and the store lets no two live sessions hold the same game. The write-back of a
+session whose game another live session holds is refused, and that session is forgotten
+(GameHeldElsewhere): its page puts its game back, and gets a fork (app/games.py). The check and
+the write are one step of the store, so two requests can never both win; ``held_elsewhere``
+tells a request beforehand whether a game is held by another session.
 
 What a session is worth decides how long it is kept: one whose game has a move (``played``,
 a predicate the app gives) for the session lifetime, any other for UNPLAYED_SESSION_LIFETIME
@@ -44,6 +51,10 @@ class WriteOutcomeUnknown(StoreUnavailable):
     """The write-back was sent but its answer never came: it may or may not have been applied."""
 
 
+class GameHeldElsewhere(Exception):
+    """The session's game is held by another live session: its change was refused, and it was forgotten."""
+
+
 def retry_until(attempt, timeout):
     """Call ``attempt`` with short growing pauses until it returns a true value or time is up."""
     deadline = time.monotonic() + timeout
@@ -62,6 +73,15 @@ class HeldLock:
 
     store_id: str
     handle: Any
+    game: str | None  # the game the session held when it was read
+
+
+@dataclass(frozen=True)
+class Holding:
+    """The game a session holds as it is written back, and the one it held when it was read (None: none)."""
+
+    game: str | None
+    before: str | None
 
 
 def session_is_new():
@@ -72,15 +92,18 @@ def session_is_new():
 class LockedSessions:
     """Mixin over a Flask-Session interface: a session's lock is held from its read to its write.
 
-    Subclasses give the four store operations: ``_lock_and_read``, ``_write_and_release``,
-    ``_write`` and ``_release``; a write gets the session's lifetime in seconds and whether it is played.
+    Subclasses give the store operations: ``_lock_and_read``, ``_write_and_release``, ``_write``
+    and ``_release``; a write gets the session's lifetime in seconds, whether it is played and a
+    ``Holding`` (its game now and before), and raises GameHeldElsewhere when another live session
+    holds that game. ``_holder(game_id)`` is the store id of the live session holding a game, or None.
     """
 
-    def __init__(self, *args, lock_timeout, session_prefix, played, unplayed_lifetime, **kwargs):
+    def __init__(self, *args, lock_timeout, session_prefix, played, game_of, unplayed_lifetime, **kwargs):
         super().__init__(*args, **kwargs)
         self.lock_timeout = lock_timeout
         self.session_prefix = session_prefix
         self.played = played
+        self.game_of = game_of
         self.unplayed_lifetime = unplayed_lifetime
 
     def open_session(self, app, request):
@@ -104,7 +127,7 @@ class LockedSessions:
         if not isinstance(data, dict):
             self._release(handle)  # no session: a new one with a fresh id is made instead
             return None
-        g.session_lock = HeldLock(store_id, handle)
+        g.session_lock = HeldLock(store_id, handle, self.game_of(data))
         return data
 
     def _decode(self, store_id, read):
@@ -125,13 +148,21 @@ class LockedSessions:
         ttl = int((session_lifetime if played else min(session_lifetime, self.unplayed_lifetime)).total_seconds())
         held = g.get("session_lock")
         if held is None or held.store_id != store_id:
-            self._write(store_id, session, ttl, played)  # a new session: nobody else knows its fresh id
+            # A new session: nobody else knows its fresh id (a regenerated one held no game before).
+            self._write(store_id, session, ttl, played, Holding(self.game_of(session), None))
             metrics.count("sessions")
             return
         del g.session_lock  # released by the write, or by its lease if the write fails
-        if not self._write_and_release(held.handle, store_id, session, ttl, played):
+        holding = Holding(self.game_of(session), held.game)
+        if not self._write_and_release(held.handle, store_id, session, ttl, played, holding):
             log.warning("session lock expired before the write-back; the change is refused")
             raise SessionBusy
+
+    def held_elsewhere(self, game_id):
+        """Whether another live session than this request's holds the game (its write-back would be refused)."""
+        holder = self._holder(game_id)
+        held = g.get("session_lock")
+        return holder is not None and (held is None or holder != held.store_id)
 
     def release_held_lock(self):
         """After every request: let go of a lock that no write-back released."""

@@ -3,6 +3,10 @@
 Taking the lock and reading the session is one script, and writing the session and
 releasing the lock is another that first checks the lock is still ours: a move costs
 two round trips, and a request whose lease ran out never overwrites a newer session.
+
+Where each game is held (locking.py, one game, one place) is a key per game naming its
+session's key, written by the same script as the session and living as long: a game is held
+while the session its key names exists.
 """
 
 import secrets
@@ -12,9 +16,10 @@ import redis
 from flask_session.redis import RedisSessionInterface
 
 from .cookies import CookiePolicy
-from .locking import LockedSessions, StoreUnavailable, WriteOutcomeUnknown, retry_until
+from .locking import GameHeldElsewhere, LockedSessions, StoreUnavailable, WriteOutcomeUnknown, retry_until
 
 LOCK_PREFIX = "lock:"
+GAME_PREFIX = "game:"
 REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError)
 
 
@@ -36,9 +41,30 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
         "return {redis.call('get', KEYS[2])}"
     )
     RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
-    WRITE_AND_RELEASE = (
-        "if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end "
-        "redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3]) redis.call('del', KEYS[1]) return 1"
+    # KEYS: the lock, the session, its game's key and the key of the game it held before (each may
+    # be "", for none); ARGV: the lock's token ("" for a new session), the session, its lifetime.
+    # 0: the lock was lost; -1: another live session holds the game, and this one is forgotten.
+    WRITE_AND_RELEASE = """
+        if ARGV[1] ~= '' and redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
+        if KEYS[3] ~= '' then
+            local holder = redis.call('get', KEYS[3])
+            if holder and holder ~= KEYS[2] and redis.call('exists', holder) == 1 then
+                redis.call('del', KEYS[2])
+                if ARGV[1] ~= '' then redis.call('del', KEYS[1]) end
+                return -1
+            end
+            redis.call('set', KEYS[3], KEYS[2], 'EX', ARGV[3])
+        end
+        if KEYS[4] ~= '' and KEYS[4] ~= KEYS[3] and redis.call('get', KEYS[4]) == KEYS[2] then
+            redis.call('del', KEYS[4])
+        end
+        redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3])
+        if ARGV[1] ~= '' then redis.call('del', KEYS[1]) end
+        return 1
+    """
+    HOLDER = (
+        "local holder = redis.call('get', KEYS[1]) "
+        "if holder and redis.call('exists', holder) == 1 then return holder end return false"
     )
 
     @classmethod
@@ -53,6 +79,7 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
         self._lock_and_read_script = self.client.register_script(self.LOCK_AND_READ)
         self._release_script = self.client.register_script(self.RELEASE)
         self._write_and_release_script = self.client.register_script(self.WRITE_AND_RELEASE)
+        self._holder_script = self.client.register_script(self.HOLDER)
 
     def _lock_and_read(self, store_id):
         lock_key, token = LOCK_PREFIX + store_id, secrets.token_hex(16)
@@ -65,16 +92,24 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
         data = None if raw is None else self._decode(store_id, lambda: self.serializer.decode(raw))
         return (lock_key, token), data
 
-    def _write(self, store_id, session, ttl, _played):
-        with _down_means(WriteOutcomeUnknown):
-            self.client.set(store_id, self.serializer.encode(session), ex=ttl)
+    def _write(self, store_id, session, ttl, _played, holding):
+        self._write_and_release(("", ""), store_id, session, ttl, _played, holding)
 
-    def _write_and_release(self, handle, store_id, session, ttl, _played):
+    def _write_and_release(self, handle, store_id, session, ttl, _played, holding):
         lock_key, token = handle
+        games = [GAME_PREFIX + game if game else "" for game in (holding.game, holding.before)]
         with _down_means(WriteOutcomeUnknown):
-            return self._write_and_release_script(
-                keys=[lock_key, store_id], args=[token, self.serializer.encode(session), ttl]
+            written = self._write_and_release_script(
+                keys=[lock_key, store_id, *games], args=[token, self.serializer.encode(session), ttl]
             )
+        if written == -1:
+            raise GameHeldElsewhere(f"game {holding.game} is held by another session")
+        return written
+
+    def _holder(self, game_id):
+        with _down_means(StoreUnavailable):
+            holder = self._holder_script(keys=[GAME_PREFIX + game_id])
+        return None if holder is None else holder.decode()
 
     def _release(self, handle):
         lock_key, token = handle

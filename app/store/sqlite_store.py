@@ -10,6 +10,10 @@ the request is answered 503, and nothing was changed.
 
 The lock is flock() on one of a fixed set of lock files: the kernel lets go of it the
 moment a worker dies, so a killed request never blocks its session.
+
+Each row names the game its session holds (``game``), under a unique index: SQLite itself
+keeps a game in one session (locking.py, one game, one place). An expired row is no holder,
+and a write first clears the expired rows that hold its game.
 """
 
 import fcntl
@@ -25,7 +29,7 @@ from flask_session.base import ServerSideSessionInterface
 
 from ..lockfiles import open_lock_file, try_flock
 from .cookies import CookiePolicy
-from .locking import LockedSessions, StoreUnavailable, retry_until
+from .locking import GameHeldElsewhere, LockedSessions, StoreUnavailable, retry_until
 
 log = logging.getLogger(__name__)
 
@@ -43,14 +47,19 @@ CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, at REAL NOT NULL);
 """
 # Changes to a store file made by an earlier version, each run once (PRAGMA user_version counts them).
 # Sessions stored before sessions were ranked count as played: the safe side.
+# Sessions stored before games had a place name none: the next write of each names it.
 UPGRADES = [
     "ALTER TABLE sessions ADD COLUMN played INTEGER NOT NULL DEFAULT 1; "
     "CREATE INDEX sessions_by_worth ON sessions (played, expires);",
+    "ALTER TABLE sessions ADD COLUMN game TEXT; CREATE UNIQUE INDEX sessions_by_game ON sessions (game);",
 ]
 UPSERT = (
-    "INSERT INTO sessions (id, data, expires, played) VALUES (?, ?, ?, ?) "
-    "ON CONFLICT (id) DO UPDATE SET data = excluded.data, expires = excluded.expires, played = excluded.played"
+    "INSERT INTO sessions (id, data, expires, played, game) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (id) DO UPDATE SET data = excluded.data, expires = excluded.expires, played = excluded.played, "
+    "game = excluded.game"
 )
+DELETE_EXPIRED_HOLDERS = "DELETE FROM sessions WHERE game = ? AND id != ? AND expires <= ?"
+HOLDER = "SELECT id FROM sessions WHERE game = ? AND expires > ?"
 DELETE_EXPIRED = (
     "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires <= ? ORDER BY expires LIMIT ?)"
 )
@@ -89,6 +98,8 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         try:
             with db:
                 return work(db)
+        except sqlite3.IntegrityError as error:  # only the unique index of games can refuse a write
+            raise GameHeldElsewhere(f"the game is held by another session: {error}") from error
         except sqlite3.Error as error:
             raise StoreUnavailable(f"the session database failed: {error}") from error
 
@@ -124,7 +135,7 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
             raise StoreUnavailable(f"cannot make the session lock folder: {error}") from error
         return open_lock_file(self.lock_dir / f"{stripe}.lock")
 
-    def _write(self, store_id, session, ttl, played):
+    def _write(self, store_id, session, ttl, played, holding):
         """A new session: expired sessions go first, then, if the store is full, the unplayed
         and after them the played longest idle (the earliest to expire)."""
         now = time.time()
@@ -135,17 +146,37 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
             (stored,) = db.execute("SELECT sessions FROM stored").fetchone()
             if stored >= self.limit:
                 db.execute(DELETE_LEAST_WORTH, (stored - self.limit + 1,))
-            db.execute(UPSERT, (store_id, data, now + ttl, played))
+            self._upsert(db, store_id, data, now + ttl, played, holding.game)
 
-        self._run(insert)
+        self._run_holding(store_id, insert)
 
-    def _write_and_release(self, handle, store_id, session, ttl, played):
+    def _write_and_release(self, handle, store_id, session, ttl, played, holding):
         data = self.serializer.encode(session)
         try:
-            self._run(lambda db: db.execute(UPSERT, (store_id, data, time.time() + ttl, played)))
+            self._run_holding(
+                store_id, lambda db: self._upsert(db, store_id, data, time.time() + ttl, played, holding.game)
+            )
         finally:
             self._release(handle)
         return True
+
+    @staticmethod
+    def _upsert(db, store_id, data, expires, played, game):
+        if game is not None:
+            db.execute(DELETE_EXPIRED_HOLDERS, (game, store_id, time.time()))
+        db.execute(UPSERT, (store_id, data, expires, played, game))
+
+    def _run_holding(self, store_id, work):
+        """``_run(work)``; a session whose game another row holds is forgotten (GameHeldElsewhere)."""
+        try:
+            self._run(work)
+        except GameHeldElsewhere:
+            self._delete_session(store_id)
+            raise
+
+    def _holder(self, game_id):
+        row = self._run(lambda db: db.execute(HOLDER, (game_id, time.time())).fetchone())
+        return None if row is None else row[0]
 
     def _release(self, handle):
         fcntl.flock(handle, fcntl.LOCK_UN)

@@ -13,13 +13,14 @@ export class ApiError extends Error {
 }
 
 /**
- * A failure worth retrying: the network, the server (5xx), a rate limit (429) or another request
- * of the same game still running (409 "busy").
+ * A failure worth retrying: the network, the server (5xx), a rate limit (429), another request
+ * of the same game still running (409 "busy"), or a session closed because its game was put back
+ * in another at the same moment (409 "game_elsewhere": asked again, the game is put back as a fork).
  */
 export function isRetryable(err) {
   if (!(err instanceof ApiError)) return false;
   const code = err.data && err.data.error && err.data.error.code;
-  return err.network || err.status >= 500 || err.status === 429 || (err.status === 409 && code === 'busy');
+  return err.network || err.status >= 500 || err.status === 429 || (err.status === 409 && /^(busy|game_elsewhere)$/.test(code));
 }
 
 function parseRetryAfter(value) {
@@ -88,7 +89,7 @@ export function createApi(root = '/api') {
     keepPlaying: () => call('POST', '/game/keep-playing', {}),
     /** Take the last move back, from the game at `moves` valid moves: the state before it. */
     undo: (moves) => call('POST', '/game/undo', { moves }),
-    hint: () => call('GET', '/game/hint'),
+    hint: () => call('POST', '/game/hint', {}),
     autoplay: () => call('POST', '/game/autoplay', {}),
     /** Save the session's game under `name`: {id, url}. Sent once: a retry after a lost answer would save it twice. */
     saveRecord: (name) => call('POST', '/records', { name }),

@@ -35,3 +35,8 @@ def overwrite_every_entry(app, raw):
 
 def entry_count(app):
     return _query(app, "SELECT count(*) FROM sessions")[0][0]
+
+
+def forget(app, cookie):
+    """The server forgets the cookie's session (as an evicted or expired one): its game is held nowhere."""
+    _query(app, "DELETE FROM sessions WHERE id = ?", ("session:" + cookie,))

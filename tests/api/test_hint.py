@@ -1,4 +1,4 @@
-"""GET /api/game/hint: the solver's move for the session's game."""
+"""POST /api/game/hint: the solver's move for the session's game."""
 
 import fcntl
 import random
@@ -35,7 +35,7 @@ def restore(client, state, **fields):
 @pytest.mark.parametrize("position", seeded_positions(8))
 def test_the_hint_is_a_move_that_changes_the_board_within_the_budget(client, position):
     restore(client, position, won=False, keep_playing=False)
-    reply = client.get("/api/game/hint")
+    reply = client.post("/api/game/hint", json={})
     assert reply.status_code == 200
     hint = reply.get_json()
     board = pack(position["board"])
@@ -47,17 +47,17 @@ def test_the_hint_is_a_move_that_changes_the_board_within_the_budget(client, pos
 def test_the_only_valid_move_is_the_hint(client):
     only_right = [[2, 0, 0, 0], [4, 0, 0, 0], [8, 0, 0, 0], [16, 0, 0, 0]]
     restore(client, restorable_state(only_right))
-    assert client.get("/api/game/hint").get_json()["direction"] == "right"
+    assert client.post("/api/game/hint", json={}).get_json()["direction"] == "right"
 
 
 def test_no_game_is_404_and_finished_games_are_409(client):
-    assert client.get("/api/game/hint").status_code == 404
+    assert client.post("/api/game/hint", json={}).status_code == 404
     dead = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
     restore(client, restorable_state(dead))
-    assert client.get("/api/game/hint").status_code == 409
+    assert client.post("/api/game/hint", json={}).status_code == 409
     won = [[2048, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
     restore(client, restorable_state(won, score=20000, won=True, moves=900))
-    waiting = client.get("/api/game/hint")
+    waiting = client.post("/api/game/hint", json={})
     assert waiting.status_code == 409 and waiting.get_json()["state"]["won"] is True
 
 
@@ -66,20 +66,20 @@ def test_one_hint_per_session_at_a_time(make_app):
     client = app.test_client()
     client.get("/api/game")
     with holding_the_session_of(app, client):
-        busy = client.get("/api/game/hint")
+        busy = client.post("/api/game/hint", json={})
     assert busy.status_code == 409 and busy.get_json()["error"]["code"] == "busy"
-    assert client.get("/api/game/hint").status_code == 200
+    assert client.post("/api/game/hint", json={}).status_code == 200
 
 
 def test_hints_are_rate_limited_per_session(make_app):
     app = make_app(RATELIMIT_ENABLED=True, HINT_RATE_LIMIT="2 per minute", SOLVER_BUDGET_MS=5)
     client = app.test_client()
     client.get("/api/game")
-    statuses = [client.get("/api/game/hint").status_code for _ in range(3)]
+    statuses = [client.post("/api/game/hint", json={}).status_code for _ in range(3)]
     assert statuses == [200, 200, 429]
     other = app.test_client()
     other.get("/api/game")
-    assert other.get("/api/game/hint").status_code == 200  # another session is not held back
+    assert other.post("/api/game/hint", json={}).status_code == 200  # another session is not held back
 
 
 def late_game(client):
@@ -95,11 +95,11 @@ def test_hint_time_is_limited_per_client_address_across_its_sessions(make_app):
         late_game(player)
     statuses = []  # 60 ms of solver time is a few hints: the search often ends before its budget
     while 429 not in statuses and len(statuses) < 200:
-        statuses.append(players[len(statuses) % len(players)].get("/api/game/hint").status_code)
+        statuses.append(players[len(statuses) % len(players)].post("/api/game/hint", json={}).status_code)
     assert statuses[0] == 200 and statuses[-1] == 429
     for player in players:  # every session of the address is held back now
-        assert player.get("/api/game/hint").status_code == 429
-    limited = players[0].get("/api/game/hint")
+        assert player.post("/api/game/hint", json={}).status_code == 429
+    limited = players[0].post("/api/game/hint", json={})
     assert limited.get_json()["error"]["code"] == "too_many_requests"
     assert int(limited.headers["Retry-After"]) > 0
     assert players[0].post("/api/game/moves", json={"direction": "down"}).status_code == 200  # moves go on
@@ -110,9 +110,9 @@ def test_hint_time_of_other_addresses_is_not_held_back(make_app):
     flooder, other = app.test_client(), app.test_client()
     late_game(flooder)
     late_game(other)
-    while flooder.get("/api/game/hint").status_code == 200:
+    while flooder.post("/api/game/hint", json={}).status_code == 200:
         pass
-    reply = other.get("/api/game/hint", environ_overrides={"REMOTE_ADDR": "192.0.2.7"})
+    reply = other.post("/api/game/hint", json={}, environ_overrides={"REMOTE_ADDR": "192.0.2.7"})
     assert reply.status_code == 200
 
 
@@ -121,12 +121,12 @@ def test_one_hint_at_a_time_per_machine_and_the_others_are_refused_at_once(app, 
     late_game(client)
     with open(Path(app.instance_path) / "solver.lock", "ab") as other_worker:
         fcntl.flock(other_worker, fcntl.LOCK_EX)
-        busy = client.get("/api/game/hint")
+        busy = client.post("/api/game/hint", json={})
         moved = client.post("/api/game/moves", json={"direction": "down"})
     assert busy.status_code == 429 and busy.get_json()["error"]["code"] == "solver_busy"
     assert busy.headers["Retry-After"] == "1"
     assert moved.status_code == 200
-    assert client.get("/api/game/hint").status_code == 200
+    assert client.post("/api/game/hint", json={}).status_code == 200
 
 
 def test_a_solver_lock_that_cannot_be_opened_is_503_and_the_game_goes_on(app, client):
@@ -134,7 +134,7 @@ def test_a_solver_lock_that_cannot_be_opened_is_503_and_the_game_goes_on(app, cl
     late_game(client)
     before = client.get("/api/game").get_json()
     (Path(app.instance_path) / "solver.lock").mkdir()  # opening it for writing now fails
-    refused = client.get("/api/game/hint")
+    refused = client.post("/api/game/hint", json={})
     assert refused.status_code == 503 and refused.get_json()["error"]["code"] == "store_unavailable"
     assert int(refused.headers["Retry-After"]) > 0
     assert client.get("/api/game").get_json() == before
@@ -152,5 +152,5 @@ def test_the_budget_counts_the_time_taken_to_get_the_solver(make_app, monkeypatc
         return open_lock_file(path)
 
     monkeypatch.setattr(hints, "open_lock_file", slow_open_lock_file)
-    hint = client.get("/api/game/hint").get_json()
+    hint = client.post("/api/game/hint", json={}).get_json()
     assert 100 <= hint["ms"] < 200 and hint["depth"] == 1

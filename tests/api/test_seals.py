@@ -7,7 +7,7 @@ import pytest
 from app.config import secret_key
 from app.engine import DIRECTIONS
 from tests.api.records.helpers import finish, hall_of_fame, save
-from tests.api.stored import read_entry, write_entry
+from tests.api.stored import forget, read_entry, write_entry
 from tests.states import restorable_state
 
 STATE_KEYS = ("board", "score", "won", "keep_playing", "moves")
@@ -33,7 +33,8 @@ def record_of(client, name="Ann"):
 def test_a_forgotten_game_comes_back_verified_from_its_sealed_copy(app):
     player = app.test_client()
     state, token = played(player, 30)
-    forgotten = app.test_client()  # a browser whose session the server no longer has
+    forget(app, player.get_cookie("session").value)
+    forgotten = app.test_client()  # the same browser, in a new session
     assert forgotten.get("/api/game").get_json()["created"] is True
     reply = forgotten.put("/api/game", json={**state, "token": token})
     assert reply.status_code == 200 and {key: reply.get_json()[key] for key in STATE_KEYS} == state
@@ -45,14 +46,18 @@ def test_a_forgotten_game_comes_back_verified_from_its_sealed_copy(app):
 
 
 def test_the_tiles_to_come_are_the_ones_the_game_had(app):
-    """A restored game is the same game: the same moves bring the same tiles as in the session it left."""
+    """A restored game is the same game: put back twice from one copy, the same moves bring the same tiles."""
     player = app.test_client()
     state, token = played(player, 20)
-    twin = app.test_client()
-    twin.put("/api/game", json={**state, "token": token})
-    for direction in ("left", "up", "right", "down", "left", "up"):
-        boards = [c.post("/api/game/moves", json={"direction": direction}).get_json()["board"] for c in (player, twin)]
-        assert boards[0] == boards[1]
+    forget(app, player.get_cookie("session").value)
+    boards = []
+    for _ in range(2):
+        restored = app.test_client()
+        restored.put("/api/game", json={**state, "token": token})
+        directions = ("left", "up", "right", "down", "left", "up")
+        boards.append([restored.post("/api/game/moves", json={"direction": d}).get_json()["board"] for d in directions])
+        restored.post("/api/game", json={})  # a new game: this session no longer holds the restored one
+    assert boards[0] == boards[1]
 
 
 @pytest.mark.parametrize("damage", ["stale", "tampered", "other server", "not text"])
@@ -86,8 +91,10 @@ def test_an_earlier_copy_restores_its_own_position_as_a_restore(app):
 
 def test_workers_of_one_instance_folder_share_the_key_and_a_set_key_is_used(make_app, tmp_path):
     first, second = make_app(), make_app()
-    state, token = played(first.test_client(), 15)
+    player = first.test_client()
+    state, token = played(player, 15)
     assert secret_key(first) == secret_key(second) and len(secret_key(first)) == 64
+    forget(first, player.get_cookie("session").value)
     restored = second.test_client()
     restored.put("/api/game", json={**state, "token": token})
     assert record_of(restored)["verified"]

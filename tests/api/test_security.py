@@ -116,7 +116,7 @@ def test_the_api_rate_limit_counts_a_client_across_routes(make_app):
         client.post("/api/game/moves", json={"direction": "left"}),
         client.post("/api/game", json={}),
         client.put("/api/game", json=restorable_state(LIVE_BOARD)),
-        client.get("/api/game/hint"),
+        client.post("/api/game/hint", json={}),
     ]
     assert [reply.status_code for reply in replies[:4]] == [200, 200, 201, 200]
     assert replies[4].status_code == 429 and int(replies[4].headers["Retry-After"]) > 0
@@ -125,7 +125,7 @@ def test_the_api_rate_limit_counts_a_client_across_routes(make_app):
 def test_new_sessions_per_client_address_are_limited(make_app):
     app = make_app(RATELIMIT_ENABLED=True, NEW_SESSION_RATE_LIMIT="3 per minute")
     players = [app.test_client() for _ in range(4)]
-    assert players[3].get("/api/game/hint").status_code == 404  # no session made: not counted
+    assert players[3].post("/api/game/hint", json={}).status_code == 404  # no session made: not counted
     assert [player.get("/api/game").status_code for player in players[:3]] == [200, 200, 200]
     refused = players[3].get("/api/game")
     assert refused.status_code == 429 and refused.get_json()["error"]["code"] == "too_many_requests"

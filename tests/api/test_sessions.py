@@ -288,7 +288,7 @@ def test_a_session_with_no_move_is_kept_a_short_while_only(make_app):
 
 
 def test_a_store_file_of_the_earlier_layout_keeps_its_sessions(tmp_path):
-    """Sessions stored before sessions were ranked are kept, and count as played."""
+    """Sessions stored before sessions were ranked (or named their game) are kept, and count as played."""
     first = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path, "RATELIMIT_ENABLED": False})
     client = first.test_client()
     state = client.post("/api/game", json={"seed": 8}).get_json()
@@ -305,3 +305,5 @@ def test_a_store_file_of_the_earlier_layout_keeps_its_sessions(tmp_path):
         assert db.execute("SELECT played FROM sessions").fetchall() == [(1,)]
     again.set_cookie("session", client.get_cookie("session").value)
     assert again.get("/api/game").get_json()["board"] == state["board"]
+    with closing(sqlite3.connect(database(first))) as db:  # its next write names the game it holds
+        assert [len(game) for (game,) in db.execute("SELECT game FROM sessions")] == [16]

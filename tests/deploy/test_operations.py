@@ -50,7 +50,7 @@ def test_metrics_add_up_both_workers_and_name_no_player(tmp_path):
         with paused(first):
             for _ in range(10):
                 play_move(client)
-            assert client.get("/api/game/hint").status == 200
+            assert client.post("/api/game/hint", json={}).status == 200
             saved = client.post("/api/records", json={"name": "Ann"})
             assert saved.status == 201
         assert {f"counter_{first}.db", f"counter_{second}.db"} <= set(os.listdir(folder)), "both workers counted"

@@ -160,7 +160,7 @@ def test_a_replica_configured_like_compose_fits_its_memory_limit(built_image, tm
             assert client.post("/api/game", json={"seed": seed}).status == 201
             for _ in range(20):
                 play_move(client)
-                assert client.get("/api/game/hint").status == 200
+                assert client.post("/api/game/hint", json={}).status == 200
                 time.sleep(0.1)  # hints per session are limited to 10 a second
         processes = [psutil.Process(app.process.pid), *map(psutil.Process, workers)]
         resident = sum(process.memory_info().rss for process in processes) / 2**20

@@ -15,14 +15,10 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
-    """The app in a threaded werkzeug server on a free 127.0.0.1 port.
-
-    Not pytest-flask's live_server: once installed, that plugin's autouse fixtures push a request
-    context into every test that uses tests/conftest.py's ``app`` and swap its response class, and
-    its server forks the test process and sets SERVER_NAME, which changes the links the app builds."""
+def live_app(tmp_path_factory):
+    """The app the browser tests' server runs (a test may reach into its store, as the server forgetting a session)."""
     instance = tmp_path_factory.mktemp("e2e-instance")
-    app = create_app(
+    return create_app(
         {
             "TESTING": True,
             "INSTANCE_PATH": instance,  # sessions and locks live in it
@@ -32,7 +28,16 @@ def live_server(tmp_path_factory):
             "WORK_TIME_LIMIT": "100000000 per second",
         }
     )
-    with served(app) as url:
+
+
+@pytest.fixture(scope="session")
+def live_server(live_app):
+    """The app in a threaded werkzeug server on a free 127.0.0.1 port.
+
+    Not pytest-flask's live_server: once installed, that plugin's autouse fixtures push a request
+    context into every test that uses tests/conftest.py's ``app`` and swap its response class, and
+    its server forks the test process and sets SERVER_NAME, which changes the links the app builds."""
+    with served(live_app) as url:
         yield url
 
 

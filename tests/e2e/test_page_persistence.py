@@ -5,6 +5,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from tests.api.stored import forget
+
 from .helpers import (
     dom_best,
     dom_board,
@@ -76,28 +78,50 @@ def test_lost_session_is_restored_from_local_storage(page):
     assert dom_board(page) == server_state(page)["board"]
 
 
-def test_a_lost_session_comes_back_verified_from_the_sealed_copy(page):
-    """Once play pauses, the page keeps the server's sealed copy of its game; put back with it, a
-    game the server forgot is still one it can vouch for (a record of it is verified)."""
+def save_and_read_record(page):
+    return page.evaluate("""async () => {
+        const saved = await (await fetch('/api/records', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                                          body: JSON.stringify({name: 'Ann'})})).json();
+        return (await fetch(`/api/records/${saved.id}`)).json();
+    }""")
+
+
+def paused_with_sealed_copy(page):
+    """Play a little and wait for the page to keep the sealed copy: the board and move count then."""
     load(page)
     play(page)
     moves = server_state(page)["moves"]
     kept = "moves => JSON.parse(localStorage.getItem('gameSealed') || 'null')?.moves === moves"
     page.wait_for_function(kept, arg=moves)
-    board = dom_board(page)
+    return dom_board(page), moves
 
-    page.context.clear_cookies()
+
+def test_a_lost_session_comes_back_verified_from_the_sealed_copy(page, live_app):
+    """Once play pauses, the page keeps the server's sealed copy of its game; put back with it, a
+    game the server forgot is still one it can vouch for (a record of it is verified)."""
+    board, moves = paused_with_sealed_copy(page)
+    forget(live_app, next(c["value"] for c in page.context.cookies() if c["name"] == "session"))
     with page.expect_request(lambda r: r.url.endswith("/api/game") and r.method == "PUT") as put:
         page.reload()
     assert put.value.post_data_json["token"] == json.loads(local(page, "gameSealed"))["token"]
     wait_idle(page)
     assert dom_board(page) == board == server_state(page)["board"]
-    record = page.evaluate("""async () => {
-        const saved = await (await fetch('/api/records', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                                                          body: JSON.stringify({name: 'Ann'})})).json();
-        return (await fetch(`/api/records/${saved.id}`)).json();
-    }""")
+    record = save_and_read_record(page)
     assert record["verified"] and record["restored"] and record["moves"] == moves
+
+
+def test_a_lost_cookie_whose_session_lives_on_plays_on_as_a_fork(page):
+    """The browser lost its cookie while the server still holds the game in its session: the page's
+    copy comes back as a fork (the same board, tiles of its own, not verified), and play goes on."""
+    board, _moves = paused_with_sealed_copy(page)
+    page.context.clear_cookies()
+    page.reload()
+    wait_idle(page)
+    assert dom_board(page) == board == server_state(page)["board"]
+    play(page, ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"])
+    assert dom_board(page) == server_state(page)["board"] != board
+    record = save_and_read_record(page)
+    assert not record["verified"] and record["replay"]["start"]["board"] == board
 
 
 def test_best_score_is_live_kept_by_new_game_and_reload(page):

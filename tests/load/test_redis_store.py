@@ -8,6 +8,7 @@ import redis
 from flask import request
 
 from app import create_app, games
+from tests.support.foresight import play_randomly, state_and_copy, tile_brought
 from tests.support.servers import free_port, redis_server
 
 pytestmark = pytest.mark.slow
@@ -177,3 +178,44 @@ def test_a_session_with_no_move_expires_first_in_redis(redis_url, tmp_path):
            (("idle", idle), ("player", player))}  # fmt: skip
     assert 86_000 < ttl["idle"] <= 86_400
     assert ttl["player"] > 29 * 86_400
+
+
+def test_help_asked_in_one_replicas_session_marks_the_game_held_in_anothers(redis_url, tmp_path):
+    """Two replicas sharing Redis and the records: a copy put back on the second is a fork of the
+    game the first holds (its tiles its own), and a hint asked there marks the game."""
+    records = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'records.sqlite3'}"}
+    one, two = (redis_app(redis_url, tmp_path / name, SECRET_KEY="shared", **records) for name in ("one", "two"))
+    player, helper = one.test_client(), two.test_client()
+    player.post("/api/game", json={})
+    play_randomly(player, 10)
+    foretold = 0
+    for _ in range(20):
+        state, token = state_and_copy(player)
+        assert helper.put("/api/game", json={**state, "token": token}).status_code == 200
+        direction = helper.post("/api/game/hint", json={}).get_json()["direction"]
+        foretold += tile_brought(helper, direction) == tile_brought(player, direction)
+    assert foretold < 10, f"{foretold} of 20 tiles previewed on the other replica"
+    saved = player.post("/api/records", json={"name": "Ann"}).get_json()["id"]
+    record = player.get(f"/api/records/{saved}").get_json()
+    assert record["verified"] and record["assisted"], "helped on the other replica, marked all the same"
+
+
+def test_a_session_whose_game_another_session_holds_is_refused_and_forgotten(redis_url, tmp_path, monkeypatch):
+    """Two restores of a forgotten game that cross: Redis refuses the second write, and forgets its session."""
+    app = redis_app(redis_url, tmp_path, PROPAGATE_EXCEPTIONS=False)
+    player = app.test_client()
+    player.post("/api/game", json={})
+    play_randomly(player, 8)
+    state, token = state_and_copy(player)
+    redis.Redis.from_url(redis_url).delete("session:" + player.get_cookie("session").value)  # forgotten
+    first, second = app.test_client(), app.test_client()
+    assert first.put("/api/game", json={**state, "token": token}).status_code == 200
+    monkeypatch.setattr(games.store, "held_elsewhere", lambda _game_id: False)  # as if both asked at once
+    refused = second.put("/api/game", json={**state, "token": token})
+    assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "game_elsewhere"
+    assert second.get("/api/game").get_json()["created"] is True
+    monkeypatch.undo()
+    first_state = first.get("/api/game").get_json()
+    assert first_state["created"] is False and first_state["board"] == state["board"]
+    first.post("/api/game", json={})  # a new game: the restored one is held nowhere now
+    assert second.put("/api/game", json={**state, "token": token}).status_code == 200

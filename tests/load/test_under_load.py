@@ -3,6 +3,7 @@
 Bounded: a few hundred requests each, all to 127.0.0.1.
 """
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -11,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from tests.play import game_state, play_move
 from tests.states import restorable_state
 from tests.support.client import HttpClient
 from tests.support.servers import gunicorn_server, redis_server
@@ -40,6 +42,10 @@ def server(request):
 def sessions_sharing_a_cookie(server, count):
     first = player_client(server.url)
     first.request("PUT", "/api/game", OPEN_GAME)
+    return sessions_sharing_a_cookie_with(first, server, count)
+
+
+def sessions_sharing_a_cookie_with(first, server, count):
     others = [player_client(server.url) for _ in range(count - 1)]
     for other in others:
         other.cookies = dict(first.cookies)
@@ -120,3 +126,41 @@ def test_workers_creating_sessions_at_once_keep_the_embedded_store_within_its_li
         (stored,) = db.execute("SELECT count(*) FROM sessions").fetchone()
         (counted,) = db.execute("SELECT sessions FROM stored").fetchone()
     assert stored == counted and stored <= 50
+
+
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
+def test_saves_of_one_game_from_several_sessions_on_two_workers_all_land(store):
+    """A game's session (three clients on its cookie) and three copies of its game save at once,
+    again and again: every save lands (200 or 201), the game on its one record, each copy on its own."""
+    with contextlib.ExitStack() as stack:
+        env = dict(NO_LIMITS)
+        if store == "redis":
+            redis = stack.enter_context(redis_server())
+            env |= {"FLASK_SESSION_TYPE": "redis", "FLASK_REDIS_URL": redis.url}
+        server = stack.enter_context(gunicorn_server(env=env, args=["--workers", "2"]))
+        player = player_client(server.url)
+        player.request("POST", "/api/game", {})
+        for _ in range(15):
+            play_move(player)
+        state = game_state(player.request("GET", "/api/game").json())
+        token = player.request("GET", "/api/game/token").json()["token"]
+        session = sessions_sharing_a_cookie_with(player, server, 3)
+        copies = [player_client(server.url) for _ in range(3)]
+        for copy in copies:
+            assert copy.request("PUT", "/api/game", {**state, "token": token}).status == 200
+        clients = session + copies
+        ids = set()
+        for _ in range(4):
+            start = threading.Barrier(len(clients))
+
+            def saving(client, start=start):
+                start.wait(timeout=30)
+                return client.request("POST", "/api/records", {"name": "Ann"})
+
+            with ThreadPoolExecutor(len(clients)) as pool:
+                replies = list(pool.map(saving, clients))
+            assert [reply.status for reply in replies if reply.status not in (200, 201)] == []
+            saved = [reply.json()["id"] for reply in replies]
+            assert len(set(saved[:3])) == 1 and len(set(saved)) == 4
+            ids.add(tuple(saved))
+        assert len(ids) == 1, "each game kept its one record over every round"

@@ -34,7 +34,7 @@ def source(make_app, tmp_path):
     client.post("/api/game", json={})
     play(client, 12)
     assert client.post("/api/game/undo", json={}).status_code == 200
-    assert client.get("/api/game/hint").status_code == 200
+    assert client.post("/api/game/hint", json={}).status_code == 200
     ids.append(save(client, "Žofie 🎉"))
     client.put("/api/game", json=restorable_state([[2, 0, 0, 0], [0, 4, 0, 0], [0] * 4, [0, 0, 0, 8]], moves=7))
     finish(client)

@@ -16,7 +16,7 @@ def test_the_hall_of_fame_page_lists_verified_games_with_names_escaped(client):
 
 def test_the_hall_of_fame_page_filters_assisted_games(client):
     play(client, 3)
-    client.get("/api/game/hint")
+    client.post("/api/game/hint", json={})
     finish(client)
     save(client, "Helped")
     assert "Helped" in client.get("/records").get_data(as_text=True)

@@ -75,7 +75,8 @@ def test_nothing_a_player_reads_of_a_saved_unfinished_game_tells_its_tiles_to_co
     for name in ("Ann", "Ann again"):
         saved = client.post("/api/records", json={"name": name}).get_json()
         record = client.get(f"/api/records/{saved['id']}").get_json()
-        answers += [saved, record, client.get("/api/records").get_json(), client.get("/api/game/hint").get_json()]
+        hint = client.post("/api/game/hint", json={}).get_json()
+        answers += [saved, record, client.get("/api/records").get_json(), hint]
         answers += [client.get(f"/api/records/{saved['id']}/{path}").get_json() for path in ("review", "mistakes")]
     state = client.get("/api/game").get_json()
     assert not record["finished"] and record["verified"] and not state["over"]
@@ -139,7 +140,7 @@ def test_hints_and_autoplay_make_a_game_assisted(make_records_app):
     solo, hinted, robot = (app.test_client() for _ in range(3))
     for client in (solo, hinted, robot):
         client.post("/api/game", json={})
-    assert hinted.get("/api/game/hint").status_code == 200
+    assert hinted.post("/api/game/hint", json={}).status_code == 200
     assert robot.post("/api/game/autoplay", json={}).status_code == 200
     ids = {}
     for name, client in (("Solo", solo), ("Hinted", hinted), ("Robot", robot)):

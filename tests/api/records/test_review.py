@@ -130,9 +130,9 @@ def test_reviews_draw_on_the_addresss_time_with_its_hints(make_records_app):
         statuses.append(reply.status_code)
         first = (reply.get_json() or {}).get("next") or 0
     assert statuses[0] == 200 and statuses[-1] == 429
-    assert reviewer.get("/api/game/hint").get_json()["error"]["code"] == "too_many_requests"
+    assert reviewer.post("/api/game/hint", json={}).get_json()["error"]["code"] == "too_many_requests"
     other.get("/api/game")
-    assert other.get("/api/game/hint").status_code == 200
+    assert other.post("/api/game/hint", json={}).status_code == 200
 
 
 def test_a_players_hint_goes_before_another_addresss_review(make_records_app):
@@ -159,7 +159,7 @@ def test_a_players_hint_goes_before_another_addresss_review(make_records_app):
         time.sleep(0.3)
         hints = []
         for _ in range(6):
-            hints.append(player.get("/api/game/hint").status_code)
+            hints.append(player.post("/api/game/hint", json={}).status_code)
             time.sleep(0.1)
     finally:
         reviewing.set()
