@@ -84,8 +84,8 @@ export function createApi(root = '/api') {
     /** Put a saved game back; with the sealed copy the server gave for it (`token`), as the server had it. */
     putGame: (state, token) => call('PUT', '/game', token ? { ...state, token } : state),
     sealedCopy: () => call('GET', '/game/token'),
-    /** A batch of directions played in order from the game at `moves` valid moves. */
-    move: (directions, moves, id) => call('POST', '/game/moves', { directions, moves, id }),
+    /** A batch of directions played in order `from` the game at {moves} valid moves, or {after} the batch of that id. */
+    move: (directions, from, id) => call('POST', '/game/moves', { directions, ...from, id }),
     keepPlaying: () => call('POST', '/game/keep-playing', {}),
     /** Take the last move back, from the game at `moves` valid moves: the state before it. */
     undo: (moves) => call('POST', '/game/undo', { moves }),

@@ -1,7 +1,7 @@
 // The rarer steps of the conversation with the server (server.js's parts): going on after a win,
 // checking the game when the window comes back, a hint; loaded on first use.
 
-import { sameState } from './server.js';
+import { sameState } from './storage.js';
 
 /** After a win: continue the same game (a control step). */
 export async function keepPlaying({ game, talk, onChange, resync }) {

@@ -86,6 +86,11 @@ export function pickState(s) {
   };
 }
 
+/** Whether two states are the same game at the same point (either may be missing). */
+export const sameState = (a, b) => !!a && !!b && a.score === b.score && a.moves === b.moves
+  && a.won === b.won && a.keep_playing === b.keep_playing
+  && a.board.every((row, r) => row.every((v, c) => v === b.board[r][c]));
+
 /** True when the server refuses moves: game over, or won and the player has not chosen to keep playing. */
 export const isFinished = (s) => !!s && (s.over || (s.won && !s.keep_playing));
 

@@ -34,6 +34,7 @@ class MoveTraffic:
         self.page, self.latency_ms = page, latency_ms
         self.batches = []
         self.in_flight = self.max_in_flight = self.pressed_while_in_flight = 0
+        self._turns = self._fetched = 0  # requests routed, and sent on to the server
         page.on("request", lambda request: self._count(request, 1))
         page.on("requestfinished", lambda request: self._count(request, -1))
         page.on("requestfailed", lambda request: self._count(request, -1))
@@ -48,7 +49,16 @@ class MoveTraffic:
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
 
     def _answer_late(self, route) -> None:
-        response = route.fetch()  # the server plays the move at once; its answer comes back late
+        # The server plays the move at once, in the order the page sent it (Playwright may start the
+        # handlers of two requests at once on a busy machine); its answer comes back late.
+        turn = self._turns
+        self._turns += 1
+        while self._fetched < turn:
+            self.page.wait_for_timeout(1)
+        try:
+            response = route.fetch()
+        finally:
+            self._fetched += 1
         self.page.wait_for_timeout(self.latency_ms)
         route.fulfill(response=response)
 
