@@ -22,7 +22,7 @@ function requestId() {
  * The requests, each retried by api.js's policy, with the connection notice shown while the server
  * cannot be reached (network errors, 5xx; not a rate limit, which is a wait) and hidden by any
  * answer. `onDown()` runs when the server stops answering: from then until it answers, the page
- * shows nothing it has not confirmed (reachable() is false). `sealedCopy(state)` gives the server's
+ * shows nothing it has not confirmed (reachable() is false). `sealedCopy(state)` resolves to the server's
  * sealed copy of that state, if the page kept one: sent with a restore, it gives the game back as
  * the server had it.
  */
@@ -51,7 +51,10 @@ function createConversation({ api, notice, sealedCopy, onDown }) {
     },
   };
   const ask = (call) => withRetry(() => noticed(call), hooks);
-  const putBack = (state) => ask(() => api.putGame(state, sealedCopy(state)));
+  const putBack = async (state) => {
+    const token = await sealedCopy(state);
+    return ask(() => api.putGame(state, token));
+  };
 
   return {
     reachable: () => !down,
@@ -67,19 +70,15 @@ function createConversation({ api, notice, sealedCopy, onDown }) {
     /**
      * A sender of one batch, played `from` ({moves}: the count it was played from, or {after}: the
      * id of the batch sent just before); every try carries its `id`, so the server plays it once at
-     * most, and `uncertain` says whether a try failed that the server may have played.
+     * most. `failed(err)` hears each try that fails.
      */
-    batch(directions, from) {
+    batch(directions, from, failed = () => {}) {
       const id = requestId();
-      const send = () => ask(async () => {
-        try {
-          return await api.move(directions, from, id);
-        } catch (err) {
-          if (err.network || err.status >= 500) send.uncertain = true; // this try may have been played
-          throw err;
-        }
-      });
-      return Object.assign(send, { id, uncertain: false });
+      const send = () => ask(() => api.move(directions, from, id).catch((err) => {
+        failed(err);
+        throw err;
+      }));
+      return Object.assign(send, { id });
     },
 
     /**
