@@ -75,9 +75,12 @@ async function request(url, method, body) {
   return data;
 }
 
-/** The API under `root` (the page data's apiRoot). Each call is one request: retrying is the caller's choice of withRetry. */
+/** Requests under `root` (the page data's apiRoot): `call(method, path, body)`, each one request. */
+export const caller = (root) => (method, path, body) => request(root + path, method, body);
+
+/** The game's API under `root`. Each call is one request: retrying is the caller's choice of withRetry. */
 export function createApi(root = '/api') {
-  const call = (method, path, body) => request(root + path, method, body);
+  const call = caller(root);
   return {
     getGame: () => call('GET', '/game'),
     newGame: (seed) => call('POST', '/game', seed === undefined ? {} : { seed }),
@@ -91,12 +94,6 @@ export function createApi(root = '/api') {
     undo: (moves) => call('POST', '/game/undo', { moves }),
     hint: () => call('POST', '/game/hint', {}),
     autoplay: () => call('POST', '/game/autoplay', {}),
-    /** Save the session's game under `name`: {id, url}. Sent once: a retry after a lost answer would save it twice. */
-    saveRecord: (name) => call('POST', '/records', { name }),
-    record: (id) => call('GET', `/records/${id}`),
-    /** The solver's review of the range of positions from `from`: {reviews, next}. */
-    reviewRange: (id, from) => call('GET', `/records/${id}/review?from=${from}`),
-    mistakes: (id) => call('GET', `/records/${id}/mistakes`),
   };
 }
 
@@ -116,5 +113,3 @@ export async function withRetry(fn, { onRetry, retries = Infinity } = {}) {
   }
 }
 
-/** The same policy for a page that gives up and says so (the replay, its review): about 10 s of backoff. */
-export const withBoundedRetry = (fn) => withRetry(fn, { retries: 5 });

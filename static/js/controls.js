@@ -15,6 +15,11 @@ function listen(target, type, handler, options) {
 
 const together = (...offs) => () => offs.forEach((off) => off());
 
+/** `buttons` marked aria-disabled (still focusable: pressed, they say why) while `test(state)` holds. */
+const disabledWhile = (game, buttons, test) => game.onStateChange((state) => {
+  for (const button of buttons) button.setAttribute('aria-disabled', String(test(state)));
+});
+
 /** New game, asked first (confirm.js, loaded then) when it would throw away a game with moves. */
 function bindNewGame(button, dialog, { game, board, notice }) {
   const confirm = lazily(() => import('./confirm.js').then((m) => m.bindConfirm(dialog, { game, board })), notice);
@@ -31,7 +36,7 @@ function bindUndo(doc, button, { game, messages, notice }) {
   return together(
     listen(button, 'click', undo),
     bindActionKeys(doc, (action) => action === 'undo' && undo()),
-    game.onStateChange((state) => button.setAttribute('aria-disabled', String(state.moves === 0))),
+    disabledWhile(game, [button], (state) => state.moves === 0),
   );
 }
 
@@ -79,9 +84,7 @@ function bindSolver(buttons, assist) {
   return together(
     listen(buttons.hint, 'click', onLoaded(solver, (a) => a.showHint())),
     listen(buttons.autoplay, 'click', onLoaded(solver, (a) => a.toggleAutoplay())),
-    assist.game.onStateChange((state) => {
-      for (const button of [buttons.hint, buttons.autoplay]) button.setAttribute('aria-disabled', String(isFinished(state)));
-    }),
+    disabledWhile(assist.game, [buttons.hint, buttons.autoplay], isFinished),
   );
 }
 
@@ -145,12 +148,13 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
     }),
     bindInputMode(doc),
     bindChoice($('autoplay-speed')),
-    listen($('read-board'), 'click', () => announcer.say(table.describe(messages.boardRow))),
+    listen($('read-board'), 'click', onLoaded(lazily(() => import('./spoken.js'), notice),
+      (m) => announcer.say(m.describeBoard(table, messages.boardRow)))),
     bindSolver(
       { hint: $('hint'), autoplay: $('autoplay'), speed: $('autoplay-speed'), arrow: $('hint-arrow') },
       { game, api, messages, announcer, notice },
     ),
-    bindRecordMenu($('record-menu'), { game, api, messages, notice, share: $('overlay-share') }),
+    bindRecordMenu($('record-menu'), { game, messages, notice, share: $('overlay-share') }),
     bindComingBack(doc.defaultView, game, storage.onGameSaved),
     game.onStateChange((state) => state.over && import('./history.js').then((m) => m.recordFinishedGame(state, api))),
   );

@@ -6,11 +6,11 @@
 // step with the same slide prediction the game page uses, then shows the next position, whose new
 // tile appears.
 
-import { createApi, withBoundedRetry } from './api.js';
 import { bindSwipe } from './input.js';
 import { fill, keepForOffline, numberFormat, pageData } from './page.js';
 import { positions } from './positions.js';
 import { BoardTable, BoardView } from './render.js';
+import { createRecordsApi, withBoundedRetry } from './records-api.js';
 import { createReview } from './review.js';
 import { predictMove } from './slide.js';
 
@@ -20,7 +20,7 @@ const LETTERS = { u: 'up', d: 'down', l: 'left', r: 'right' };
 const $ = (id) => document.getElementById(id);
 const root = $('replay');
 const { apiRoot, record: recordId, moves, strategyUrl, messages } = pageData();
-const api = createApi(apiRoot);
+const api = createRecordsApi(apiRoot);
 const format = numberFormat();
 
 const view = new BoardView($('tiles'), { table: new BoardTable($('cells'), { empty: messages.empty, format }) });

@@ -9,7 +9,7 @@
 // of the position shown, and "Find the biggest mistakes" walks the ranges in turn: each request is
 // short, and a game reviewed once is never analysed again.
 
-import { withBoundedRetry } from './api.js';
+import { withBoundedRetry } from './records-api.js';
 import { directionName, fill } from './page.js';
 
 /** The reviews fetched so far, by position, and the ranges on their way. */

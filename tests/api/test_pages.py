@@ -66,7 +66,7 @@ def test_the_other_solvers_come_from_the_figures_with_their_sources(client, figu
     figures({"runs": [run_figures(10)], "speed": None, "other_solvers": OTHER_SOLVERS})
     html = client.get("/solver").get_data(as_text=True)
     table = html[html.index('class="results solvers"'):html.index("</table>", html.index('class="results solvers"'))]
-    name = '<span class="solver-name">{}</span>'
+    name = '<span class="solver-name" translate="no">{}</span>'
     assert f'<a href="https://example.org/someone/solver">{name.format("someone/solver")}, Rust (formerly C):' in table
     assert f'<a href="https://example.org/other/deep">{name.format("other/deep")}, C++:' in table
     assert "91.5%" in table and "47%" in table and "29%" in table and "65,536 positions a move" in table
