@@ -1,15 +1,13 @@
 // localStorage persistence that never throws: private mode, disabled storage or a full quota
 // just mean no persistence. The game state as the API gives it (its shape, a copy of its fields,
-// whether it is finished), and the keeping of the server's sealed copy of the game: asked once play
-// pauses, so that if the server forgets the session, the restore that carries it keeps the game
-// verified (app/seals.py).
+// whether it is finished), and the keeper of the server's sealed copy of the game (seals.js):
+// asked once play pauses, so that if the server forgets the session, the restore that carries it
+// keeps the game verified (app/seals.py).
 
 import { loadOnce } from './page.js';
 
 const BEST_KEY = 'bestScore';
 const STATE_KEY = 'gameState';
-const RECORD_NAME_KEY = '2048-record-name';
-const SEALED_KEY = 'gameSealed';
 
 function storage() {
   try {
@@ -19,7 +17,8 @@ function storage() {
   }
 }
 
-function read(key) {
+/** The value kept under `key`, or null (none, or no storage here). */
+export function read(key) {
   try {
     const s = storage();
     return s ? s.getItem(key) : null;
@@ -28,7 +27,8 @@ function read(key) {
   }
 }
 
-function write(key, value) {
+/** Keep `value` (a string) under `key`, if this browser keeps anything. */
+export function write(key, value) {
   try {
     const s = storage();
     if (s) s.setItem(key, value);
@@ -45,15 +45,6 @@ export function loadBest() {
 
 export function saveBest(score) {
   write(BEST_KEY, String(score));
-}
-
-/** The name the player last saved a record under, '' when none. */
-export function loadRecordName() {
-  return read(RECORD_NAME_KEY) || '';
-}
-
-export function saveRecordName(name) {
-  write(RECORD_NAME_KEY, name);
 }
 
 function isTile(v) {
@@ -86,6 +77,11 @@ export function pickState(s) {
   };
 }
 
+/** Whether two states are the same game at the same point (either may be missing). */
+export const sameState = (a, b) => !!a && !!b && a.score === b.score && a.moves === b.moves
+  && a.won === b.won && a.keep_playing === b.keep_playing
+  && a.board.every((row, r) => row.every((v, c) => v === b.board[r][c]));
+
 /** True when the server refuses moves: game over, or won and the player has not chosen to keep playing. */
 export const isFinished = (s) => !!s && (s.over || (s.won && !s.keep_playing));
 
@@ -113,44 +109,25 @@ export function onGameSaved(listener) {
   return () => window.removeEventListener('storage', handler);
 }
 
-/** The server's sealed copy of the game at `moves` valid moves ({token, moves}), or null. */
-export function loadSealedCopy() {
-  try {
-    const sealed = JSON.parse(read(SEALED_KEY));
-    return sealed && typeof sealed.token === 'string' && Number.isInteger(sealed.moves) ? sealed : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Keep `sealed` ({token, moves}); null forgets the copy kept (a new game). */
-export function saveSealedCopy(sealed) {
-  write(SEALED_KEY, JSON.stringify(sealed && { token: sealed.token, moves: sealed.moves }));
-}
-
 const PLAYED_HERE = new Set(['moved', 'kept', 'restored', 'undone']); // the changes this window made
 
 /**
- * The sealed copy's keeper. `state()`: the confirmed game; `ask()`: the server's sealed copy of it;
- * `isBusy()`: play goes on. Asking for the copy (seals.js) is loaded after the first change made here.
+ * The sealed copy's keeper (seals.js, loaded after the first change made here, or a restore).
+ * `state()`: the confirmed game; `ask()`: the server's sealed copy of it; `isBusy()`: play goes on.
  */
 export function createSeals(parts) {
   const keeper = loadOnce(() => import('./seals.js').then((seals) => seals.createKeeper(parts)));
 
   return {
-    /** The token of the sealed copy kept for `game`, if the page has one. */
-    tokenFor(game) {
-      const kept = loadSealedCopy();
-      return kept && kept.moves === game.moves ? kept.token : undefined;
-    },
+    /** Resolves to the token of the sealed copy kept for `game`, if the page has one. */
+    tokenFor: (game) => keeper().then((k) => k.tokenFor(game), () => undefined),
     /**
      * The confirmed game changed: a new one has no copy yet; after a change made here, ask for one
      * once play pauses (after another window's change, that window asks).
      */
     changed(kind) {
-      if (kind === 'new') saveSealedCopy(null);
-      if (!PLAYED_HERE.has(kind)) return;
-      keeper().then((k) => k.keepLater(), () => {}); // not loaded: tried again after the next change
+      if (kind !== 'new' && !PLAYED_HERE.has(kind)) return;
+      keeper().then((k) => (kind === 'new' ? k.forget() : k.keepLater()), () => {}); // not loaded: next time
     },
   };
 }

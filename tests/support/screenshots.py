@@ -1,16 +1,19 @@
 """The game page's screenshots in docs/screenshots/: desktop and phone, light and dark, and the
-game-over overlay. Served by this process from a temporary instance folder.
+game-over overlay; a replay with its review on a laptop and a phone; the offline page. Served by
+this process from a temporary instance folder.
 
     python -m tests.support.screenshots [--out docs/screenshots]
 """
 
 import argparse
+import random
 import tempfile
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 from app import create_app
+from app.engine import DIRECTIONS, move, pack
 from tests.support.browser import CHROMIUM_ARGS, CHROMIUM_PATH, served
 
 SCREENS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
@@ -56,16 +59,69 @@ def shoot(browser, base_url, out: Path) -> list[Path]:
     return taken
 
 
+def saved_game(request, name, seed, moves):
+    """A game played through the API, ``moves`` moves round the directions that move, then saved:
+    its record's id."""
+    state = request.post("/api/game", data={}).json()
+    rng = random.Random(seed)
+    while state["moves"] < moves and not state["over"]:
+        board = pack(state["board"])
+        direction = rng.choice([d for d in DIRECTIONS if move(board, d)[0] != board])
+        state = request.post("/api/game/moves", data={"direction": direction}).json()
+    saved = request.post("/api/records", data={"name": name})
+    assert saved.ok, saved.text()
+    return saved.json()["id"]
+
+
+def shoot_review(browser, base_url, out: Path) -> list[Path]:
+    """The replay at the costliest mistake the review found, its rating and the solver's arrow on
+    the board the move was played from, on a laptop and on a phone."""
+    taken = []
+    setup = browser.new_context(base_url=base_url)
+    record_id = saved_game(setup.request, "Ada", seed=5, moves=60)
+    setup.close()
+    for screen, viewport in SCREENS.items():
+        context = browser.new_context(base_url=base_url, viewport=viewport, reduced_motion="reduce")
+        page = context.new_page()
+        page.goto(f"/records/{record_id}#review")
+        page.get_by_test_id("find-mistakes").click()
+        page.wait_for_function("() => document.querySelector('[data-testid=mistake]')", timeout=120_000)
+        page.get_by_test_id("mistake").first.click()
+        page.get_by_test_id("solver-arrow").wait_for()
+        page.get_by_test_id("board").scroll_into_view_if_needed()
+        taken.append(out / f"review-{screen}-light.png")
+        page.screenshot(path=taken[-1])
+        context.close()
+    return taken
+
+
+def shoot_offline(browser, base_url, out: Path) -> list[Path]:
+    """A page never opened, asked for while the server cannot be reached: the app's offline page."""
+    context = browser.new_context(base_url=base_url, viewport=SCREENS["phone"], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto("/")
+    page.wait_for_function("async () => !!(await navigator.serviceWorker.ready).active")
+    page.wait_for_function("async () => (await caches.keys()).length > 0")
+    context.set_offline(True)
+    page.goto("/strategy")
+    page.locator("h1.page-title").wait_for()
+    taken = [out / "offline-phone-light.png"]
+    page.screenshot(path=taken[-1])
+    context.close()
+    return taken
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    app = create_app({"TESTING": True, "INSTANCE_PATH": tempfile.mkdtemp()})
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tempfile.mkdtemp(), "RATELIMIT_ENABLED": False})
     with served(app) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
-        for path in shoot(browser, url, args.out):
-            print(path)
+        for shot in (shoot, shoot_review, shoot_offline):
+            for path in shot(browser, url, args.out):
+                print(path)
 
 
 if __name__ == "__main__":
