@@ -6,7 +6,7 @@
 
 import { sleep } from './api.js';
 import { directionName, fill, loadStyle } from './page.js';
-import { isFinished } from './storage.js';
+import { isFinished } from './state.js';
 
 // Pause after each auto-played move has finished animating.
 const PAUSES = { slow: 600, normal: 200, fast: 0 };

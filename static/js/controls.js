@@ -5,7 +5,7 @@
 
 import { bindActionKeys } from './input.js';
 import { loadOnce } from './page.js';
-import { isFinished } from './storage.js';
+import { isFinished } from './state.js';
 
 /** addEventListener, returning its removal. */
 function listen(target, type, handler, options) {

@@ -1,7 +1,7 @@
 // What the player sees of the game and what a screen reader is told: the board, the scores
 // (the best one kept in this browser), the win and game-over overlay, and the announcements.
 
-import { isFinished } from './storage.js';
+import { isFinished } from './state.js';
 import { fill, loadOnce } from './page.js';
 
 const ANNOUNCEMENTS = { new: 'newGame', restored: 'restored', kept: 'keepPlaying', undone: 'undone' };

@@ -10,7 +10,7 @@
 
 import { predictMove } from './slide.js';
 import { loadOnce } from './page.js';
-import { isFinished } from './storage.js';
+import { isFinished } from './state.js';
 
 /** The keys on their way: pressed and waiting, and the batches out, oldest first. */
 export function createQueue(maxBatch) {

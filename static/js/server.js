@@ -11,7 +11,7 @@
 
 import { isRetryable, withRetry } from './api.js';
 import { createQueue, createSender } from './sender.js';
-import { pickState, sameState } from './storage.js';
+import { pickState, sameState } from './state.js';
 
 function requestId() {
   const bytes = crypto.getRandomValues(new Uint8Array(12)); // randomUUID needs a secure context

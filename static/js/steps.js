@@ -1,7 +1,7 @@
 // The rarer steps of the conversation with the server (server.js's parts): going on after a win,
 // checking the game when the window comes back, a hint, a batch of moves refused; loaded on first use.
 
-import { isGameState, sameState } from './storage.js';
+import { isGameState, sameState } from './state.js';
 
 /** After a win: continue the same game (a control step). */
 export async function keepPlaying({ game, talk, onChange, resync }) {
