@@ -3,7 +3,8 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  // A virtual environment in the checkout holds other projects' scripts (Python packages ship some).
+  // A virtual environment in the checkout (the README's first command makes one) holds an installed
+  // copy of static/: the source is linted, not its copy.
   { ignores: ['.venv/**'] },
   js.configs.recommended,
   {

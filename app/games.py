@@ -27,8 +27,9 @@ log = logging.getLogger(__name__)
 
 # Keys a page may send in one request: far more than a player presses in a round trip.
 MAX_BATCH = 64
-# In the session: [id, move count after it, points gained] of the last request with an id that
-# moved, so that a repeat of it (its answer was lost) gets that answer again, not a refusal.
+# In the session: [id, move count after it, points gained, whether it moved] of the last request of
+# moves with an id, so that a repeat of it (its answer was lost) gets that answer again, not a
+# refusal, and a request sent after it is played where it left the game.
 LAST_MOVES = "last_moves"
 
 
@@ -143,27 +144,37 @@ class Played:
     before: int
     outcomes: list[MoveOutcome]
     gained: int
-    repeated: bool = False  # a repeat of the request that moved the game here: nothing was played again
+    repeated: bool = False  # a repeat of the request that left the game here: nothing was played again
+    repeated_moved: bool = True  # for a repeat: whether that request moved the game
 
     @property
     def moved(self):
-        return self.repeated or any(outcome.moved for outcome in self.outcomes)
+        return self.repeated_moved if self.repeated else any(outcome.moved for outcome in self.outcomes)
 
 
-def play(directions, seen=None, request_id=None):
+def play(directions, seen=None, request_id=None, after=None):
     """Directions played in order (a batch stops at the move that finishes the game).
 
     With ``seen`` (the move count of the state the client saw) it is idempotent: a request that
     names a count the game has left behind (a key pressed in another tab, a restore) changes
     nothing and is refused (409 ``out_of_sync``), unless it repeats, by its ``request_id``, the
-    last request that moved the game there: then it gets that request's answer again.
+    last request played, which left the game there: then it gets that request's answer again.
+
+    With ``after`` instead of ``seen``, the id of the request the client sent just before this one
+    and has no answer to yet: it is played only where that request left the game (it was played
+    last, moving the game or not, and nothing since), else refused the same way. So a page may send
+    its next batch of keys without waiting for the last one's answer, and each is still played
+    once, in order.
     """
     game = existing_game()
-    if seen is not None and seen != game.moves:
-        last = session.get(LAST_MOVES)
-        if request_id is not None and isinstance(last, list) and last[:2] == [request_id, game.moves]:
-            return Played(game, game.board, [], last[2], repeated=True)
-        message = f"the game is at {game.moves} moves, not {seen}: nothing was changed"
+    checked = seen is not None or after is not None
+    at = game.moves if after is not None and _played_last(after, game) else seen
+    if checked and at != game.moves:
+        if _played_last(request_id, game):
+            last = session[LAST_MOVES]
+            return Played(game, game.board, [], last[2], repeated=True, repeated_moved=last[3:] != [False])
+        played_from = f"where request {after} left it" if after is not None else seen
+        message = f"the game is at {game.moves} moves, not {played_from}: nothing was changed"
         raise ApiError(409, "out_of_sync", message, state=game.to_state())
     _refuse_closed(game)
     played = Played(game, game.board, [], 0)
@@ -178,9 +189,15 @@ def play(directions, seen=None, request_id=None):
     metrics.count("moves", sum(outcome.moved for outcome in played.outcomes))
     if played.moved:
         save_game(game)
-        if request_id is not None:
-            session[LAST_MOVES] = [request_id, game.moves, played.gained]
+    if request_id is not None:
+        session[LAST_MOVES] = [request_id, game.moves, played.gained, played.moved]
     return played
+
+
+def _played_last(request_id, game):
+    """Whether the request of moves of this id was played last, and left ``game`` where it is."""
+    last = session.get(LAST_MOVES)
+    return request_id is not None and isinstance(last, list) and last[:2] == [request_id, game.moves]
 
 
 def undo(seen=None):

@@ -10,7 +10,7 @@ import math
 import sys
 
 from flask import current_app
-from sqlalchemy import delete, select
+from sqlalchemy import case, delete, select
 from sqlalchemy.exc import IntegrityError
 
 from . import hints
@@ -18,9 +18,12 @@ from .database import Record, Review, db
 from .engine import DIRECTIONS, move
 from .engine.board import SIZE, exponent_grid, exponents
 from .engine.history import Directions, positions
+from .solver import Weights
 
-# A move rated by the share of the best move's expected value it lost: at most this much, this word.
-RATINGS = [(0.0, "best"), (0.02, "good"), (0.1, "inaccuracy"), (0.25, "mistake"), (float("inf"), "blunder")]
+# What the solver's search makes of a board with no move left: its evaluation's "loss", below zero.
+LOST = -Weights().loss
+# A move rated by how much closer to a lost game it took the player (share_lost): at most this much, this word.
+RATINGS = [(0.0, "best"), (0.01, "good"), (0.05, "inaccuracy"), (0.2, "mistake"), (1.0, "blunder")]
 # The strategy page's four mistakes (the ids of its list items), checked in this order.
 CORNER, TRAPPED, MERGES, FULL = "directions", "trapped", "merges", "full"
 MISTAKES = (CORNER, TRAPPED, MERGES, FULL)
@@ -105,14 +108,23 @@ def stored(record_id: str, first: int, last: int) -> list[Review]:
 
 
 def biggest_mistakes(record_id: str, limit: int) -> list[Review]:
-    """The costliest sound reviews (a loss past the largest float is infinite, or NaN: not one)."""
+    """The costliest sound reviews in the player's measure (share_lost), the earliest first on a tie
+    (a loss past the largest float is infinite, or NaN: not one)."""
     query = (
         select(Review)
         .where(Review.record_id == record_id, Review.loss > 0, Review.loss <= FLOAT_MAX)
-        .order_by(Review.loss.desc(), Review.position)
+        .order_by(_share_lost_in_sql().desc(), Review.position)
         .limit(limit)
     )
     return [review for review in db.session.scalars(query) if sound(review)]
+
+
+def _share_lost_in_sql():
+    """share_lost() as the database computes it, to rank a record's reviews without loading them all
+    (SQLite and PostgreSQL alike); where no way is left to lose, nothing was lost."""
+    best_value = case(*((Review.best == direction, Review.scores[direction].as_float()) for direction in DIRECTIONS))
+    way = best_value - LOST
+    return case((way > 0, Review.loss / way), else_=0.0)
 
 
 def analysed(record_id: str) -> int:
@@ -163,17 +175,26 @@ def trapped_tiles(board: int) -> int:
     return count
 
 
-def rating(loss: float, best_value: float) -> tuple[float, str]:
-    """How much of the best move's expected value the played move lost, as a share of it, and that
-    share in a player's words (RATINGS). The values are the solver's, mostly below zero as the
-    board fills: the share is of their size."""
-    share = loss / max(abs(best_value), 1.0)
-    return share, next(word for most, word in RATINGS if share <= most)
+def share_lost(loss: float, best_value: float) -> float:
+    """How much closer to a lost game the played move took the player: its ``loss`` as a share of the
+    way from the best move's expected value down to a lost game's (LOST). 0 for the best move, 1 for a
+    move that loses the game whatever tile comes next, within 0..1 whatever the values' sign (they are
+    mostly below zero once big tiles are on the board). Where the game is all but lost, the values are
+    mostly the chance of losing it times LOST, so the share is about how much likelier the played move
+    made losing; early on, when no move can lose yet, every move is within a percent of the best."""
+    way = best_value - LOST
+    return min(max(loss / way, 0.0), 1.0) if way > 0 else 0.0
+
+
+def rating(share: float) -> str:
+    """A share lost (share_lost) in a player's words (RATINGS)."""
+    return next(word for most, word in RATINGS if share <= most)
 
 
 def to_dict(review: Review, played: str) -> dict:
     """A review as the API shows it, with the direction ``played`` at its position."""
-    share, word = rating(review.loss, review.scores[review.best])
+    share = share_lost(review.loss, review.scores[review.best])
+    word = rating(share)
     return {
         "position": review.position,
         "played": played,

@@ -47,13 +47,14 @@ def game_token():
 @bp.post("/game/moves")
 def move():
     """One ``direction``, answered with its animation, or a batch of ``directions``; with ``moves``
-    (the count the client saw) and an ``id`` it is idempotent (games.play)."""
-    body = json_object(optional={"direction", "directions", "moves", "id"})
+    (the count the client saw) and an ``id`` it is idempotent, and so it is with ``after`` (the id of
+    the request sent just before, not answered yet) instead of ``moves`` (games.play)."""
+    body = json_object(optional={"direction", "directions", "moves", "id", "after"})
     directions = requested_directions(body)
-    request_id = body.get("id")
-    if "id" in body and not (isinstance(request_id, str) and REQUEST_ID.fullmatch(request_id)):
-        raise ApiError(400, "invalid_id", "id must be 1 to 64 letters, digits, '-' or '_'")
-    played = games.play(directions, seen_count(body), request_id)
+    request_id, after = request_id_of(body, "id"), request_id_of(body, "after")
+    if after is not None and ("moves" in body or request_id is None):
+        raise ApiError(400, "invalid_after", "after takes the place of moves, and needs an id")
+    played = games.play(directions, seen_count(body), request_id, after)
     answer = {**played.game.to_state(), "moved": played.moved, "gained": played.gained}
     if played.repeated:
         answer["repeated"] = True
@@ -94,6 +95,14 @@ def autoplay():
     """The page says auto-play is about to move in this game: a record of it shows it was helped."""
     json_object()
     return games.autoplay().to_state()
+
+
+def request_id_of(body, field):
+    """The body's request id in ``field`` (``id``, or ``after``: the one sent before), None if not sent."""
+    value = body.get(field)
+    if field in body and not (isinstance(value, str) and REQUEST_ID.fullmatch(value)):
+        raise ApiError(400, f"invalid_{field}", f"{field} must be 1 to 64 letters, digits, '-' or '_'")
+    return value
 
 
 def seen_count(body):

@@ -36,6 +36,16 @@ def service_worker():
     return response
 
 
+@bp.get("/offline")
+def offline():
+    """The app's own page for a page that cannot be fetched when the server cannot be reached and
+    this browser kept no copy of it: the service worker keeps it, in the language of the page that
+    last asked it to (it compares Content-Language)."""
+    response = current_app.make_response(render_template("offline.html"))
+    response.headers["Content-Language"] = str(get_locale())
+    return response
+
+
 @bp.get("/favicon.ico")
 def favicon():
     """Browsers that ignore <link rel="icon"> ask here; send them the SVG icon."""

@@ -76,30 +76,27 @@ async function request(url, method, body, headers) {
 }
 
 /**
- * The API under `root` (the page data's apiRoot), every request with `headers` (the daily page's
- * names its game). Each call is one request: retrying is the caller's choice of withRetry.
+ * Requests under `root` (the page data's apiRoot), each with `headers` (the daily page's name its
+ * game): `call(method, path, body)`, each one request.
  */
+export const caller = (root, headers = {}) => (method, path, body) => request(root + path, method, body, headers);
+
+/** The game's API under `root`. Each call is one request: retrying is the caller's choice of withRetry. */
 export function createApi(root = '/api', headers = {}) {
-  const call = (method, path, body) => request(root + path, method, body, headers);
+  const call = caller(root, headers);
   return {
     getGame: () => call('GET', '/game'),
     newGame: (seed) => call('POST', '/game', seed === undefined ? {} : { seed }),
     /** Put a saved game back; with the sealed copy the server gave for it (`token`), as the server had it. */
     putGame: (state, token) => call('PUT', '/game', token ? { ...state, token } : state),
     sealedCopy: () => call('GET', '/game/token'),
-    /** A batch of directions played in order from the game at `moves` valid moves. */
-    move: (directions, moves, id) => call('POST', '/game/moves', { directions, moves, id }),
+    /** A batch of directions played in order `from` the game at {moves} valid moves, or {after} the batch of that id. */
+    move: (directions, from, id) => call('POST', '/game/moves', { directions, ...from, id }),
     keepPlaying: () => call('POST', '/game/keep-playing', {}),
     /** Take the last move back, from the game at `moves` valid moves: the state before it. */
     undo: (moves) => call('POST', '/game/undo', { moves }),
     hint: () => call('POST', '/game/hint', {}),
     autoplay: () => call('POST', '/game/autoplay', {}),
-    /** Save the session's game under `name`: {id, url}. Sent once: a retry after a lost answer would save it twice. */
-    saveRecord: (name) => call('POST', '/records', { name }),
-    record: (id) => call('GET', `/records/${id}`),
-    /** The solver's review of the range of positions from `from`: {reviews, next}. */
-    reviewRange: (id, from) => call('GET', `/records/${id}/review?from=${from}`),
-    mistakes: (id) => call('GET', `/records/${id}/mistakes`),
     /** Any other request, `call(method, path, body)` (the daily page's own). */
     call,
   };
@@ -121,5 +118,3 @@ export async function withRetry(fn, { onRetry, retries = Infinity } = {}) {
   }
 }
 
-/** The same policy for a page that gives up and says so (the replay, its review): about 10 s of backoff. */
-export const withBoundedRetry = (fn) => withRetry(fn, { retries: 5 });

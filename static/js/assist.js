@@ -6,7 +6,7 @@
 
 import { sleep } from './api.js';
 import { directionName, fill, loadStyle } from './page.js';
-import { isFinished } from './storage.js';
+import { isFinished } from './state.js';
 
 // Pause after each auto-played move has finished animating.
 const PAUSES = { slow: 600, normal: 200, fast: 0 };
@@ -34,10 +34,11 @@ async function askSolver(game) {
   return now && now.moves === before.moves && !isFinished(now) ? answer.direction : null;
 }
 
-/** Whether the game is finished, said visibly when it is: the solver has nothing to do on it. */
+/** Whether the game is finished, said visibly when it is: the solver has nothing to do on it until the player goes on. */
 function finished(game, { messages, notice }) {
-  if (!isFinished(game.getState())) return false;
-  notice.flash(messages.finished);
+  const state = game.getState();
+  if (!isFinished(state)) return false;
+  notice.flash(state.over ? messages.finished : messages.wonFinished);
   return true;
 }
 

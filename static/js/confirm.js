@@ -1,5 +1,8 @@
 // The question before a game with moves is thrown away: the New-game dialog (controls.js loads
-// this module when it is first needed). Escape, Keep playing or a click on the backdrop keep the game.
+// this module, and it its style, when it is first needed). Escape, Keep playing or a click on the
+// backdrop keep the game.
+
+import { loadStyle } from './page.js';
 
 /** Whether a click on a modal dialog fell on its backdrop (the backdrop's clicks are the dialog's). */
 function outside(dialog, { clientX: x, clientY: y }) {
@@ -7,8 +10,9 @@ function outside(dialog, { clientX: x, clientY: y }) {
   return x < box.left || x > box.right || y < box.top || y > box.bottom;
 }
 
-/** Bind the dialog's answers; returns what shows it. */
-export function bindConfirm(dialog, { game, board }) {
+/** Bind the dialog's answers once its style applies; resolves to what shows it. */
+export async function bindConfirm(dialog, { game, board }) {
+  await loadStyle('confirm');
   dialog.addEventListener('click', (event) => {
     const choice = event.target.closest('button');
     if (choice) dialog.close(choice.value);

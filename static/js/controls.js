@@ -5,7 +5,7 @@
 
 import { bindActionKeys } from './input.js';
 import { loadOnce } from './page.js';
-import { isFinished } from './storage.js';
+import { isFinished } from './state.js';
 
 /** addEventListener, returning its removal. */
 function listen(target, type, handler, options) {
@@ -14,6 +14,11 @@ function listen(target, type, handler, options) {
 }
 
 const together = (...offs) => () => offs.forEach((off) => off());
+
+/** `buttons` marked aria-disabled (still focusable: pressed, they say why) while `test(state)` holds. */
+const disabledWhile = (game, buttons, test) => game.onStateChange((state) => {
+  for (const button of buttons) button.setAttribute('aria-disabled', String(test(state)));
+});
 
 /** New game, asked first (confirm.js, loaded then) when it would throw away a game with moves. */
 function bindNewGame(button, dialog, { game, board, notice }) {
@@ -31,7 +36,7 @@ function bindUndo(doc, button, { game, messages, notice }) {
   return together(
     listen(button, 'click', undo),
     bindActionKeys(doc, (action) => action === 'undo' && undo()),
-    game.onStateChange((state) => button.setAttribute('aria-disabled', String(state.moves === 0))),
+    disabledWhile(game, [button], (state) => state.moves === 0),
   );
 }
 
@@ -70,12 +75,16 @@ function lazily(load, notice) {
 /** Run `action` on the lazily loaded part; a failed load was already told. */
 const onLoaded = (part, action) => () => part().then(action, (err) => console.warn('2048: not loaded', err));
 
-/** Hint and Auto-play (`buttons`: hint, autoplay, speed, arrow); `assist`: createAssist's collaborators. */
+/**
+ * Hint and Auto-play (`buttons`: hint, autoplay, speed, arrow); `assist`: createAssist's collaborators.
+ * Both are marked aria-disabled while the game cannot move (it is finished); a press then says why.
+ */
 function bindSolver(buttons, assist) {
   const solver = lazily(() => import('./assist.js').then((m) => m.createAssist(buttons, assist)), assist.notice);
   return together(
     listen(buttons.hint, 'click', onLoaded(solver, (a) => a.showHint())),
     listen(buttons.autoplay, 'click', onLoaded(solver, (a) => a.toggleAutoplay())),
+    disabledWhile(assist.game, [buttons.hint, buttons.autoplay], isFinished),
   );
 }
 
@@ -88,9 +97,11 @@ function bindRecordMenu(menu, records) {
     records.game.onStateChange((state) => {
       if (isFinished(state)) menu.open = true;
     }),
-    // The overlay's Share: the menu's, with the name kept from last time (or asked for there).
+    // The overlay's Share: the menu's, the focus in its name field, with the name kept from last
+    // time (or asked for there).
     listen(records.share, 'click', () => {
       menu.open = true;
+      menu.querySelector('input').focus();
       onLoaded(recordMenu, (m) => m.save('share'))();
     }),
   );
@@ -119,7 +130,8 @@ function bindComingBack(win, game, onGameSaved) {
 
 /**
  * Every control of the game page; `screen`: render.js's createScreen. After a button's action the
- * keys belong to the board again: a stray Space or Enter must not repeat it, and the arrows play.
+ * keys belong to the board again: a stray Space or Enter must not repeat it, and the arrows play;
+ * a button that opens another part of the page (aria-controls) leaves the focus there.
  */
 export function bindControls(doc, { game, api, messages, storage, screen }) {
   const $ = (id) => doc.getElementById(id);
@@ -131,16 +143,18 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
     bindNewGame($('new-game'), $('confirm-new-game'), { game, board, notice }),
     bindUndo(doc, $('undo'), { game, messages, notice }),
     listen($('main'), 'click', (event) => {
-      if (event.target.closest('button')) board.focus({ preventScroll: true });
+      const button = event.target.closest('button');
+      if (button && !button.hasAttribute('aria-controls')) board.focus({ preventScroll: true });
     }),
     bindInputMode(doc),
     bindChoice($('autoplay-speed')),
-    listen($('read-board'), 'click', () => announcer.say(table.describe(messages.boardRow))),
+    listen($('read-board'), 'click', onLoaded(lazily(() => import('./spoken.js'), notice),
+      (m) => announcer.say(m.describeBoard(table, messages.boardRow)))),
     bindSolver(
       { hint: $('hint'), autoplay: $('autoplay'), speed: $('autoplay-speed'), arrow: $('hint-arrow') },
       { game, api, messages, announcer, notice },
     ),
-    bindRecordMenu($('record-menu'), { game, api, messages, notice, share: $('overlay-share') }),
+    bindRecordMenu($('record-menu'), { game, messages, notice, share: $('overlay-share') }),
     bindComingBack(doc.defaultView, game, storage.onGameSaved),
     game.onStateChange((state) => state.over && import('./history.js').then((m) => m.recordFinishedGame(state, api))),
   );

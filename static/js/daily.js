@@ -4,12 +4,14 @@
 // the countdown to the next, the day's leaderboard, yesterday's with the solver's par, the days in a
 // row played here, and a share that tells the score and the board's colours, nothing of its tiles.
 
-import { createApi, withBoundedRetry, withRetry } from './api.js';
+import { createApi, withRetry } from './api.js';
 import { boardSquares, clock, markPlayed, playedDays, streaks } from './daily-parts.js';
 import { createGame } from './game.js';
 import { bindKeyboard, bindSwipe } from './input.js';
 import { fill, numberFormat, pageData } from './page.js';
+import { createRecordsApi, withBoundedRetry } from './records-api.js';
 import { createScreen } from './render.js';
+import { isFinished } from './state.js';
 import * as storage from './storage.js';
 
 const $ = (id) => document.getElementById(id);
@@ -22,6 +24,7 @@ const EMPTY = [0, 0, 0, 0];
 const NO_GAME = { board: [EMPTY, EMPTY, EMPTY, EMPTY], score: 0, won: false, over: false, keep_playing: false, moves: 0 };
 
 const server = createApi(apiRoot, { 'X-Game': 'daily' });
+const recordsApi = createRecordsApi(apiRoot, { 'X-Game': 'daily' });
 let today = null; // GET /api/daily's answer
 let shown = { day: null, ranked: false }; // the game on the board, as the server last said: its day, whether ranked
 let target = 0; // when the next day starts, by this browser's clock
@@ -81,7 +84,7 @@ function showStatus(state) {
   const status = $('daily-status');
   const start = $('daily-start');
   const yesterday = today && shown.day === today.previous.date;
-  const finished = storage.isFinished(state);
+  const finished = isFinished(state);
   if (isNoGame(state)) status.textContent = status.dataset.intro ??= status.textContent;
   else if (!shown.day) status.textContent = messages.notToday;
   else if (yesterday && !finished) {
@@ -180,7 +183,7 @@ async function save(event) {
   say('');
   try {
     await game.whenIdle(); // moves still on their way belong in the record
-    const saved = await server.saveRecord(name.value);
+    const saved = await recordsApi.saveRecord(name.value);
     storage.saveRecordName(name.value.trim());
     remember(MINE_KEY, [...recall(MINE_KEY, []), saved.id].slice(-50));
     say(shown.ranked ? messages.saved : messages.savedPractice);
@@ -201,7 +204,7 @@ function shareText(state) {
 
 async function share() {
   const state = game.getState();
-  if (!storage.isFinished(state) || !shown.day) return;
+  if (!isFinished(state) || !shown.day) return;
   const text = shareText(state);
   const preview = $('share-text');
   preview.textContent = text;
@@ -239,7 +242,7 @@ $('daily-save').addEventListener('submit', save);
 $('record-name').value = storage.loadRecordName();
 game.onStateChange((state) => {
   showStatus(state);
-  if (storage.isFinished(state) && shown.day && today) {
+  if (isFinished(state) && shown.day && today) {
     markPlayed(shown.day);
     showDay();
   }

@@ -1,32 +1,14 @@
 // What the player sees of the game and what a screen reader is told: the board, the scores
 // (the best one kept in this browser), the win and game-over overlay, and the announcements.
 
-import { predictMove } from './slide.js';
-import { isFinished } from './storage.js';
-import { directionName, fill } from './page.js';
+import { isFinished } from './state.js';
+import { fill, loadOnce } from './page.js';
 
 const ANNOUNCEMENTS = { new: 'newGame', restored: 'restored', kept: 'keepPlaying', undone: 'undone' };
 
-/** What confirmed moves did, briefly: the keys, the merges, the new tile, the score. */
-function describeMoves({ messages, format }, before, state, directions) {
-  let { board } = before;
-  const merged = [];
-  for (const direction of directions) {
-    const slid = predictMove(board, direction);
-    board = slid.board;
-    merged.push(...slid.tiles.filter((t) => t.from.length === 2).map((t) => format(t.value)));
-  }
-  const keys = directions.map((d) => directionName(messages, d)).join(', ');
-  const parts = [`${keys.charAt(0).toUpperCase()}${keys.slice(1)}.`];
-  if (merged.length) parts.push(fill(messages.merged, { tiles: merged.join(', ') }));
-  state.board.forEach((row, r) => row.forEach((value, c) => {
-    if (value && board[r][c] !== value) {
-      parts.push(fill(messages.newTile, { value: format(value), row: r + 1, col: c + 1 }));
-    }
-  }));
-  if (state.score !== before.score) parts.push(fill(messages.score, { score: format(state.score) }));
-  return parts.join(' ');
-}
+// What confirmed moves did, told to a screen reader (spoken.js): loaded with the first key, as most
+// visits' first load needs none of it.
+const speaking = loadOnce(() => import('./spoken.js'));
 
 export function createDisplay({ view, score, overlay, announcer, messages, format, storage }) {
   let best = storage.loadBest();
@@ -43,9 +25,11 @@ export function createDisplay({ view, score, overlay, announcer, messages, forma
     const kind = state.over && (!state.won || state.keep_playing) ? 'over' : state.over ? 'won-over' : 'won';
     const text = kind === 'over' ? messages.over : messages.win;
     const isNew = !shownFinished || shownFinished.over !== state.over;
+    // A win the player can play on from has no final score yet.
+    const scoreText = fill(kind === 'won' ? messages.currentScore : messages.finalScore, { score: format(state.score) });
     // This game holds the best score: it set it (a tie with an earlier best counts too).
-    const newBest = state.score > 0 && state.score >= best ? ` ${messages.newBest}` : '';
-    overlay.show(kind, text, fill(messages.finalScore, { score: format(state.score) }) + newBest);
+    const newBest = state.score > 0 && state.score >= best;
+    overlay.show(kind, text, newBest ? [scoreText, messages.newBest] : [scoreText]);
     shownFinished = state;
     return isNew ? text : null;
   }
@@ -53,6 +37,7 @@ export function createDisplay({ view, score, overlay, announcer, messages, forma
   return {
     /** A key's slide (slide.js's `slid`), shown at once on the board shown (`from`: {board, score}). */
     slide(from, slid) {
+      speaking().catch(() => {}); // loaded again with the next key if this fails
       if (slid.moved && !view.slide(slid.tiles)) view.show(slid.board);
       if (slid.gained > 0) {
         const points = from.score + slid.gained;
@@ -71,10 +56,10 @@ export function createDisplay({ view, score, overlay, announcer, messages, forma
       }
       score.update(shown.score, Math.max(best, shown.score));
       if (event.kind === 'moved' && heard && state.moves !== heard.moves) {
-        announcer.say(describeMoves({ messages, format }, heard, state, event.directions));
+        const before = heard;
+        announcer.say(speaking().then((m) => m.describeMoves({ messages, format }, before, state, event.directions)));
       }
-      const message = showOverlay(state) || messages[ANNOUNCEMENTS[event.kind]];
-      if (message) announcer.say(message);
+      announcer.say(showOverlay(state) || messages[ANNOUNCEMENTS[event.kind]]);
       heard = state;
     },
   };

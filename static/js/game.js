@@ -7,9 +7,10 @@
 // conversation with the server lives in static/js/server.js.
 
 import { createDisplay } from './display.js';
+import { createSeals } from './seals.js';
 import { connect } from './server.js';
 import { predictMove, project } from './slide.js';
-import { isFinished } from './storage.js';
+import { isFinished } from './state.js';
 
 /** A set of listeners; one that throws does not keep the others from hearing. */
 function createListeners() {
@@ -84,7 +85,7 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
   const display = createDisplay({ view, score, overlay, announcer, messages, format, storage });
   const isBusy = () => server.isBusy() || !view.idle;
   const idle = createIdle(isBusy, setBusy);
-  const seals = storage.createSeals({ isBusy, state: () => server.state(), ask: () => server.sealedCopy() });
+  const seals = createSeals({ isBusy, state: () => server.state(), ask: () => server.sealedCopy() });
   const onChange = (event) => changed(parts, event);
   const server = connect({ api, notice, onChange, maxBatch, sealedCopy: seals.tokenFor });
   const getState = () => {

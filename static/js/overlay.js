@@ -12,9 +12,15 @@ class Overlay {
     this.kind = null;
   }
 
-  /** kind: "won" (keep playing or new game), "won-over" (new game only), "over" (try again); `detail`: the final score. */
-  show(kind, message, detail) {
-    this.detail.textContent = detail;
+  /**
+   * kind: "won" (keep playing or new game), "won-over" (new game only), "over" (try again);
+   * `details`: the score and whether it is a new best, each kept on one line.
+   */
+  show(kind, message, details) {
+    this.detail.replaceChildren(...details.flatMap((detail, i) => [
+      ...(i ? [' '] : []),
+      Object.assign(document.createElement('span'), { textContent: detail }),
+    ]));
     if (this.kind === kind && !this.root.hidden) return;
     this.kind = kind;
     this.text.textContent = message;

@@ -1,6 +1,7 @@
 // What the page's template gives its scripts, and the page's words: its data (one JSON element,
 // #page-data, not executed, so the CSP lets it be inline) read once, numbers written in the page's
-// language, and its messages filled in. The game and replay pages share them.
+// language, and its messages filled in; and the service worker told what to keep. The game, replay
+// and statistics pages share them.
 
 const DEFAULTS = { apiRoot: '/api', messages: {} };
 let data = null;
@@ -57,3 +58,23 @@ export function loadStyle(name) {
 
 /** A direction as the page's language names it. */
 export const directionName = (messages, direction) => (messages.directions && messages.directions[direction]) || direction;
+
+/**
+ * Once the page has loaded, register the service worker (sw.js, at the page data's `serviceWorker`)
+ * and tell it this page, its files and its language: it keeps them, and its offline page in that
+ * language, for a visit when the server cannot be reached.
+ */
+export function keepForOffline() {
+  const { serviceWorker: url } = pageData();
+  const { serviceWorker: workers } = navigator;
+  if (!url || !workers) return;
+  window.addEventListener('load', () => {
+    workers.register(url)
+      .then(() => workers.ready)
+      .then((registration) => registration.active.postMessage({
+        keep: [window.location.href, ...performance.getEntriesByType('resource').map((entry) => entry.name)],
+        language: document.documentElement.lang,
+      }))
+      .catch((err) => console.warn('2048: no offline copy', err));
+  }, { once: true });
+}

@@ -1,18 +1,23 @@
 // The game page's record menu: save the game under a name, then share its replay's link or open
 // its review. controls.js loads this module when the menu first opens (by hand, or as the game ends).
 
-import { loadRecordName, saveRecordName } from './storage.js';
+import { pageData } from './page.js';
+import { createRecordsApi } from './records-api.js';
+import { read, write } from './storage.js';
+
+const NAME_KEY = '2048-record-name'; // the name the player last saved a record under
 
 /**
  * `menu`: the page's <details> holding the name form and a status line; `messages` has its texts
  * (shared, failed). Its `save(action)` saves the game, then shows the link ("share") or opens the
  * review ("review").
  */
-export function createRecordMenu(menu, { game, api, messages }) {
+export function createRecordMenu(menu, { game, messages }) {
+  const api = createRecordsApi(pageData().apiRoot);
   const form = menu.querySelector('form');
   const name = form.querySelector('input');
   const result = menu.querySelector('[role=status]');
-  if (!name.value) name.value = loadRecordName(); // unless typed while this module loaded
+  if (!name.value) name.value = read(NAME_KEY) || ''; // unless typed while this module loaded
 
   function say(text, link) {
     result.replaceChildren(text);
@@ -40,7 +45,7 @@ export function createRecordMenu(menu, { game, api, messages }) {
       say(messages.failed);
       return;
     }
-    saveRecordName(name.value.trim());
+    write(NAME_KEY, name.value.trim());
     if (action === 'review') {
       window.location.assign(`${saved.url}#review`);
     } else {

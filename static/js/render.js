@@ -17,7 +17,7 @@ const key = (row, col) => `${row},${col}`;
 /**
  * The board as a screen reader reads it: a table of 4 rows of 4 cells in reading order, each
  * a value or "empty" (the animated tiles are hidden from it); the page sends its headings, the
- * cells are made here.
+ * cells are made here; spoken.js reads it out whole.
  */
 export class BoardTable {
   constructor(table, { empty, format }) {
@@ -31,12 +31,6 @@ export class BoardTable {
       const text = value ? this.format(value) : this.empty;
       if (this.cells[i].textContent !== text) this.cells[i].textContent = text;
     });
-  }
-
-  /** The whole board, row by row, as one message (`rowTemplate` has {row} and {cells}). */
-  describe(rowTemplate) {
-    const rows = [0, 1, 2, 3].map((r) => this.cells.slice(4 * r, 4 * r + 4).map((cell) => cell.textContent));
-    return rows.map((cells, r) => rowTemplate.replace('{row}', r + 1).replace('{cells}', cells.join(', '))).join(' ');
   }
 }
 
@@ -146,18 +140,23 @@ export class BoardView {
   }
 }
 
-/** Current and best score, with the floating "+N". */
+/**
+ * Current and best score, with the floating "+N": one at a time, rising within the score's box (a
+ * new one takes the place of the last, so fast play never piles them up over the page).
+ */
 export class ScoreView {
   constructor(scoreEl, bestEl, format) {
     this.scoreEl = scoreEl;
     this.bestEl = bestEl;
     this.format = format;
+    this.plus = null;
   }
 
   update(score, best, gained = 0) {
     this.scoreEl.textContent = this.format(score);
     this.bestEl.textContent = this.format(best);
     if (gained > 0 && !reducedMotion()) {
+      this.plus?.remove();
       const plus = document.createElement('span');
       plus.className = 'score-addition';
       plus.setAttribute('aria-hidden', 'true');
@@ -165,6 +164,7 @@ export class ScoreView {
       plus.addEventListener('animationend', () => plus.remove(), { once: true });
       setTimeout(() => plus.remove(), 1000);
       this.scoreEl.parentElement.append(plus);
+      this.plus = plus;
     }
   }
 }
@@ -193,8 +193,9 @@ function lazyOverlay(load) {
 }
 
 /**
- * The notice at the foot of the screen (fixed: it never moves the board): the server cannot be
- * reached, said from show() until hide(); or a short message (flash) when nothing else is said.
+ * The notice under the board (in the flow: it covers nothing, and the board never moves): the
+ * server cannot be reached, said from show() until hide(); or a short message (flash) when
+ * nothing else is said.
  */
 export class Notice {
   constructor(el) {
@@ -232,14 +233,23 @@ export class Notice {
   }
 }
 
-/** A polite live region. Messages said in the same frame are spoken together, each once. */
+/**
+ * A polite live region. Messages said in the same frame are spoken together, each once, in the
+ * order they were said: a promise of one (a text loaded first) holds back those said after it.
+ */
 export class Announcer {
   constructor(el) {
     this.el = el;
     this.pending = [];
+    this.turn = Promise.resolve();
   }
 
   say(text) {
+    const coming = Promise.resolve(text).catch(() => '');
+    this.turn = this.turn.then(() => coming).then((said) => said && this.add(said));
+  }
+
+  add(text) {
     if (!this.pending.length) {
       this.el.textContent = ''; // cleared first, so that a repeated message counts as a change
       window.requestAnimationFrame(() => {

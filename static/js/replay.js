@@ -1,15 +1,16 @@
 // The replay page: a saved game's positions shown move by move (play/pause, step, speed, scrubber,
-// keyboard and swipes), with the solver's review of the position shown and of the whole game.
+// keyboard and swipes), with the solver's review of the move played from the position shown and of
+// the whole game.
 //
 // The page rebuilds every position from the record's directions and tiles (positions.js), animates a
 // step with the same slide prediction the game page uses, then shows the next position, whose new
 // tile appears.
 
-import { createApi, withBoundedRetry } from './api.js';
 import { bindSwipe } from './input.js';
-import { fill, numberFormat, pageData } from './page.js';
+import { fill, keepForOffline, numberFormat, pageData } from './page.js';
 import { positions } from './positions.js';
 import { BoardTable, BoardView } from './render.js';
+import { createRecordsApi, withBoundedRetry } from './records-api.js';
 import { createReview } from './review.js';
 import { predictMove } from './slide.js';
 
@@ -18,8 +19,8 @@ const LETTERS = { u: 'up', d: 'down', l: 'left', r: 'right' };
 
 const $ = (id) => document.getElementById(id);
 const root = $('replay');
-const { apiRoot, record: recordId, strategyUrl, messages } = pageData();
-const api = createApi(apiRoot);
+const { apiRoot, record: recordId, moves, strategyUrl, messages } = pageData();
+const api = createRecordsApi(apiRoot);
 const format = numberFormat();
 
 const view = new BoardView($('tiles'), { table: new BoardTable($('cells'), { empty: messages.empty, format }) });
@@ -31,7 +32,7 @@ let directions = [];
 let position = 0;
 let timer = 0;
 
-const review = createReview({ api, record: recordId, messages, format, strategyUrl,
+const review = createReview({ api, record: recordId, moves, messages, format, strategyUrl,
   elements: { move: $('review-move'), find: $('find-mistakes'), progress: $('review-progress'), list: $('mistakes'), arrow: $('solver-arrow') },
   jump: (to) => {
     pause();
@@ -136,3 +137,4 @@ async function start() {
 }
 
 start();
+keepForOffline();

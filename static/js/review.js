@@ -1,14 +1,15 @@
-// The solver's review on the replay page: the move that led to the position shown, and the game's
+// The solver's review on the replay page: the move played from the position shown, and the game's
 // biggest mistakes, each rated in a player's words (best, good, inaccuracy, mistake, blunder) with
-// the share of the best move's expected value it lost.
+// how much closer to losing it took the game (app/review.py's share_lost).
 //
-// Move N is the move that led to position N, so the list, the board's "Move N of M" and the review
-// of the position shown all count alike. The server analyses one range of positions per request
-// and keeps the results, so the page asks for the range of the move shown, and "Find the biggest
-// mistakes" walks the ranges in turn: each request is short, and a game reviewed once is never
-// analysed again.
+// Position N is the board after N moves, the one move N + 1 was played from: the solver's arrow for
+// that move is drawn on it, the review line names the move by its number, and choosing a mistake in
+// the list shows the board it was played from. The last board has no move, so no arrow. The server
+// analyses one range of positions per request and keeps the results, so the page asks for the range
+// of the position shown, and "Find the biggest mistakes" walks the ranges in turn: each request is
+// short, and a game reviewed once is never analysed again.
 
-import { withBoundedRetry } from './api.js';
+import { withBoundedRetry } from './records-api.js';
 import { directionName, fill } from './page.js';
 
 /** The reviews fetched so far, by position, and the ranges on their way. */
@@ -40,54 +41,67 @@ function percentFormat() {
   }
 }
 
+const SMALLEST_SHOWN = 0.001; // a share below it would read "0 %": it is said as "under 0.1 %"
+
+/** A review's share lost in words: how much closer to losing the move took the game. */
+function lostText(share, messages, percent) {
+  if (share >= 1) return messages.lostGame;
+  if (share < SMALLEST_SHOWN) return fill(messages.lostLittle, { share: percent(SMALLEST_SHOWN) });
+  return fill(messages.lost, { share: percent(share) });
+}
+
 /** A review's rating as a badge: its word (so colour is never the only sign) and the share lost. */
 function ratingBadge(item, messages, percent) {
   const badge = document.createElement('span');
   badge.className = `rating rating-${item.rating}`;
   badge.dataset.testid = 'rating';
   const word = (messages.ratings && messages.ratings[item.rating]) || item.rating;
-  // A share above the whole (the solver's values near zero or below) reads as all of it to a player.
-  const lost = item.share_lost >= 1 ? messages.lostAll : fill(messages.lost, { share: percent(item.share_lost) });
-  badge.textContent = item.rating === 'best' ? word : `${word} · ${lost}`;
+  badge.textContent = item.rating === 'best' ? word : `${word} · ${lostText(item.share_lost, messages, percent)}`;
   return badge;
 }
 
-/** The review of the move that led to the position shown, in `element`, its solver's move drawn by `arrow`. */
-function createPositionReview(ranges, { messages, format, element, arrow }) {
+/**
+ * The review of the move played from the position shown, in `element`, the solver's move drawn by
+ * `arrow` on that board; `last` is the last position, which has no move.
+ */
+function createPositionReview(ranges, { messages, format, element, arrow, last }) {
   const { reviews } = ranges;
   const percent = percentFormat();
   const name = (direction) => directionName(messages, direction);
   let shown = null;
 
   function describe(item) {
-    const text = fill(messages.review, { move: format(item.position + 1), played: name(item.played), best: name(item.best) });
+    const words = { move: format(item.position + 1), played: name(item.played), best: name(item.best) };
+    const text = fill(item.played === item.best ? messages.agreed : messages.review, words);
     element.replaceChildren(`${text} `, ratingBadge(item, messages, percent));
     arrow.dataset.direction = item.best;
     arrow.hidden = false;
   }
 
-  /** Review move `position` (the one that led to the position of that number), fetched with its range if need be. */
+  /** Review the move played from `position`, fetched with its range if need be. */
   return async function showPosition(position) {
     shown = position;
     arrow.hidden = true;
-    const item = position > 0 ? reviews.get(position - 1) : null;
-    if (position === 0 || item) {
-      if (item) describe(item);
-      else element.textContent = messages.firstMove;
+    if (position >= last) {
+      element.textContent = messages.end;
+      return;
+    }
+    if (reviews.has(position)) {
+      describe(reviews.get(position));
       return;
     }
     element.textContent = messages.reviewing;
     try {
-      await ranges.load(position - 1);
+      await ranges.load(position);
     } catch {
       if (shown === position) element.textContent = messages.unavailable;
       return;
     }
-    if (shown === position && reviews.has(position - 1)) describe(reviews.get(position - 1));
+    if (shown === position && reviews.has(position)) describe(reviews.get(position));
   };
 }
 
-/** One row of the list: a button that shows the move on the board, its rating, and the advice it broke. */
+/** One row of the list: a button that shows the board the move was played from, its rating, and the advice it broke. */
 function mistakeItem(item, { messages, format, strategyUrl, jump, percent }) {
   const name = (direction) => directionName(messages, direction);
   const li = document.createElement('li');
@@ -99,7 +113,7 @@ function mistakeItem(item, { messages, format, strategyUrl, jump, percent }) {
   const text = document.createElement('span');
   text.textContent = fill(messages.mistake, { move: format(item.position + 1), played: name(item.played), best: name(item.best) });
   button.append(text, ' ', ratingBadge(item, messages, percent));
-  button.addEventListener('click', () => jump(item.position + 1));
+  button.addEventListener('click', () => jump(item.position));
   li.append(button);
   if (item.mistake && messages.advice[item.mistake]) {
     const advice = document.createElement('a');
@@ -150,12 +164,12 @@ function createMistakes(ranges, { api, record, elements, ...texts }) {
 }
 
 /**
- * `record`: its id; `jump(position)` shows a position and brings the board into view; `elements`:
- * move, find, progress, list, and arrow (the solver's move drawn on the board).
+ * `record`: its id; `moves`: how many moves it has; `jump(position)` shows a position and brings the
+ * board into view; `elements`: move, find, progress, list, and arrow (the solver's move drawn on the board).
  */
-export function createReview({ api, record, messages, format, strategyUrl, elements, jump }) {
+export function createReview({ api, record, moves, messages, format, strategyUrl, elements, jump }) {
   const ranges = createRanges(api, record);
-  const showPosition = createPositionReview(ranges, { messages, format, element: elements.move, arrow: elements.arrow });
+  const showPosition = createPositionReview(ranges, { messages, format, element: elements.move, arrow: elements.arrow, last: moves });
   const findMistakes = createMistakes(ranges, { api, record, elements, messages, format, strategyUrl, jump });
   elements.find.addEventListener('click', findMistakes);
   return { showPosition, findMistakes };

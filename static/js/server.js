@@ -2,19 +2,16 @@
 // their way to it.
 //
 // A key is sent the moment it is pressed when nothing else is on its way; keys pressed while a
-// request is out go together in the next one (sender.js). Every request names the valid-move
-// count it was played from ("moves") and carries an id: the server plays it only from that count,
-// and answers a repeat of it (a retry whose first try landed) without playing it again, so a move
-// is never played twice, and a change made elsewhere (another window, a restore) is refused rather
-// than played over.
+// batch is out go together in the next one, sent after it without waiting for its answer
+// (sender.js). Every request carries an id and names where it is played from: the valid-move
+// count ("moves"), or the id of the batch sent just before ("after"). The server plays it only
+// from there, and answers a repeat of it (a retry whose first try landed) without playing it
+// again, so a move is never played twice, and a change made elsewhere (another window, a restore)
+// is refused rather than played over.
 
 import { isRetryable, withRetry } from './api.js';
 import { createQueue, createSender } from './sender.js';
-import { pickState } from './storage.js';
-
-export const sameState = (a, b) => !!a && !!b && a.score === b.score && a.moves === b.moves
-  && a.won === b.won && a.keep_playing === b.keep_playing
-  && a.board.every((row, r) => row.every((v, c) => v === b.board[r][c]));
+import { pickState, sameState } from './state.js';
 
 function requestId() {
   const bytes = crypto.getRandomValues(new Uint8Array(12)); // randomUUID needs a secure context
@@ -25,7 +22,7 @@ function requestId() {
  * The requests, each retried by api.js's policy, with the connection notice shown while the server
  * cannot be reached (network errors, 5xx; not a rate limit, which is a wait) and hidden by any
  * answer. `onDown()` runs when the server stops answering: from then until it answers, the page
- * shows nothing it has not confirmed (reachable() is false). `sealedCopy(state)` gives the server's
+ * shows nothing it has not confirmed (reachable() is false). `sealedCopy(state)` resolves to the server's
  * sealed copy of that state, if the page kept one: sent with a restore, it gives the game back as
  * the server had it.
  */
@@ -54,7 +51,10 @@ function createConversation({ api, notice, sealedCopy, onDown }) {
     },
   };
   const ask = (call) => withRetry(() => noticed(call), hooks);
-  const putBack = (state) => ask(() => api.putGame(state, sealedCopy(state)));
+  const putBack = async (state) => {
+    const token = await sealedCopy(state);
+    return ask(() => api.putGame(state, token));
+  };
 
   return {
     reachable: () => !down,
@@ -67,10 +67,18 @@ function createConversation({ api, notice, sealedCopy, onDown }) {
     sealedCopy: () => noticed(api.sealedCopy),
     /** Put `state` back on a server that forgot it: the server's game then. */
     putBack,
-    /** A sender of one batch: every try carries the same id, so the server plays it once at most. */
-    batch(directions, from) {
+    /**
+     * A sender of one batch, played `from` ({moves}: the count it was played from, or {after}: the
+     * id of the batch sent just before); every try carries its `id`, so the server plays it once at
+     * most. `failed(err)` hears each try that fails.
+     */
+    batch(directions, from, failed = () => {}) {
       const id = requestId();
-      return () => ask(() => api.move(directions, from, id));
+      const send = () => ask(() => api.move(directions, from, id).catch((err) => {
+        failed(err);
+        throw err;
+      }));
+      return Object.assign(send, { id });
     },
 
     /**

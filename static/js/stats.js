@@ -2,7 +2,7 @@
 // charts and their tables. Nothing is asked of the server: the games never left the browser.
 
 import { readFinishedGames } from './history.js';
-import { fill, numberFormat, pageData } from './page.js';
+import { fill, keepForOffline, numberFormat, pageData } from './page.js';
 import { progressChart, shareChart } from './stats-charts.js';
 
 const $ = (id) => document.getElementById(id);
@@ -74,3 +74,4 @@ if (games.length) {
 $('stats-figures').hidden = !games.length;
 $('stats-empty').hidden = games.length > 0;
 document.getElementById('stats').dataset.ready = 'true';
+keepForOffline();

@@ -1,7 +1,7 @@
 // The rarer steps of the conversation with the server (server.js's parts): going on after a win,
-// checking the game when the window comes back, a hint; loaded on first use.
+// checking the game when the window comes back, a hint, a batch of moves refused; loaded on first use.
 
-import { sameState } from './server.js';
+import { isGameState, sameState } from './state.js';
 
 /** After a win: continue the same game (a control step). */
 export async function keepPlaying({ game, talk, onChange, resync }) {
@@ -43,4 +43,30 @@ export async function hint({ game, talk, control, resync }) {
       await control(() => resync());
     }
   }
+}
+
+/**
+ * A batch the server refused (`err`), sent by `send` (talk.batch's) from the confirmed game
+ * (sender.js's parts): a game the server forgot is put back and the batch sent again, once; else
+ * the refusal's change, the keys not yet sent dropped (pressed on a board that will not be).
+ */
+export async function movesRefused({ talk, game, queue }, send, err) {
+  let refusal = err;
+  if (refusal.status === 404 && game.state().moves > 0) {
+    await talk.putBack(game.state()); // forgotten: ours back, send again
+    try {
+      game.confirm(await send());
+      return 'moved';
+    } catch (again) {
+      refusal = again;
+    }
+  }
+  const { error, state } = refusal.data || {};
+  queue.clear();
+  if (refusal.status === 409 && isGameState(state)) {
+    game.confirm(state);
+    return error.code === 'game_finished' ? 'finished' : 'reset';
+  }
+  console.warn('2048: moves refused', refusal);
+  return game.take(await talk.serverGame(game.state));
 }

@@ -1,16 +1,14 @@
 // localStorage persistence that never throws: private mode, disabled storage or a full quota
-// just mean no persistence. The game state as the API gives it (its shape, a copy of its fields,
-// whether it is finished), and the keeping of the server's sealed copy of the game: asked once play
-// pauses, so that if the server forgets the session, the restore that carries it keeps the game
-// verified (app/seals.py). A page whose data names a prefix (`apart`: the daily page's) keeps its
-// own game, best score and record name, under names of its own.
+// just mean no persistence. The best score, the game and the name of the last record saved, kept
+// in this browser so that nothing is lost when the server forgets a session. A page whose data
+// names a prefix (`apart`: the daily page's) keeps its own, under names of its own.
 
-import { loadOnce, pageData } from './page.js';
+import { pageData } from './page.js';
+import { isGameState, pickState } from './state.js';
 
 const BEST_KEY = 'bestScore';
 const STATE_KEY = 'gameState';
 const RECORD_NAME_KEY = '2048-record-name';
-const SEALED_KEY = 'gameSealed';
 const apart = pageData().apart || '';
 
 function storage() {
@@ -21,7 +19,8 @@ function storage() {
   }
 }
 
-function read(key) {
+/** The value kept under `key`, or null (none, or no storage here). */
+export function read(key) {
   try {
     const s = storage();
     return s ? s.getItem(apart + key) : null;
@@ -30,7 +29,8 @@ function read(key) {
   }
 }
 
-function write(key, value) {
+/** Keep `value` (a string) under `key`, if this browser keeps anything. */
+export function write(key, value) {
   try {
     const s = storage();
     if (s) s.setItem(apart + key, value);
@@ -50,46 +50,9 @@ export function saveBest(score) {
 }
 
 /** The name the player last saved a record under, '' when none. */
-export function loadRecordName() {
-  return read(RECORD_NAME_KEY) || '';
-}
+export const loadRecordName = () => read(RECORD_NAME_KEY) || '';
 
-export function saveRecordName(name) {
-  write(RECORD_NAME_KEY, name);
-}
-
-function isTile(v) {
-  return Number.isInteger(v) && (v === 0 || (v >= 2 && (v & (v - 1)) === 0));
-}
-
-/** True when `s` has the shape of the API's state object. */
-export function isGameState(s) {
-  return !!s && typeof s === 'object'
-    && Array.isArray(s.board) && s.board.length === 4
-    && s.board.every((row) => Array.isArray(row) && row.length === 4 && row.every(isTile))
-    && Number.isInteger(s.score) && s.score >= 0
-    && typeof s.won === 'boolean' && typeof s.over === 'boolean'
-    && typeof s.keep_playing === 'boolean'
-    && Number.isInteger(s.moves) && s.moves >= 0
-    // the server's own rules: keep_playing only after a win, and a 2048 tile means won
-    && (!s.keep_playing || s.won)
-    && (s.won || s.board.every((row) => row.every((v) => v < 2048)));
-}
-
-/** Only the fields of the API's state object. */
-export function pickState(s) {
-  return {
-    board: s.board.map((row) => row.slice()),
-    score: s.score,
-    won: s.won,
-    over: s.over,
-    keep_playing: s.keep_playing,
-    moves: s.moves,
-  };
-}
-
-/** True when the server refuses moves: game over, or won and the player has not chosen to keep playing. */
-export const isFinished = (s) => !!s && (s.over || (s.won && !s.keep_playing));
+export const saveRecordName = (name) => write(RECORD_NAME_KEY, name);
 
 export function loadGame() {
   const raw = read(STATE_KEY);
@@ -113,46 +76,4 @@ export function onGameSaved(listener) {
   };
   window.addEventListener('storage', handler);
   return () => window.removeEventListener('storage', handler);
-}
-
-/** The server's sealed copy of the game at `moves` valid moves ({token, moves}), or null. */
-export function loadSealedCopy() {
-  try {
-    const sealed = JSON.parse(read(SEALED_KEY));
-    return sealed && typeof sealed.token === 'string' && Number.isInteger(sealed.moves) ? sealed : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Keep `sealed` ({token, moves}); null forgets the copy kept (a new game). */
-export function saveSealedCopy(sealed) {
-  write(SEALED_KEY, JSON.stringify(sealed && { token: sealed.token, moves: sealed.moves }));
-}
-
-const PLAYED_HERE = new Set(['moved', 'kept', 'restored', 'undone']); // the changes this window made
-
-/**
- * The sealed copy's keeper. `state()`: the confirmed game; `ask()`: the server's sealed copy of it;
- * `isBusy()`: play goes on. Asking for the copy (seals.js) is loaded after the first change made here.
- */
-export function createSeals(parts) {
-  const keeper = loadOnce(() => import('./seals.js').then((seals) => seals.createKeeper(parts)));
-
-  return {
-    /** The token of the sealed copy kept for `game`, if the page has one. */
-    tokenFor(game) {
-      const kept = loadSealedCopy();
-      return kept && kept.moves === game.moves ? kept.token : undefined;
-    },
-    /**
-     * The confirmed game changed: a new one has no copy yet; after a change made here, ask for one
-     * once play pauses (after another window's change, that window asks).
-     */
-    changed(kind) {
-      if (kind === 'new') saveSealedCopy(null);
-      if (!PLAYED_HERE.has(kind)) return;
-      keeper().then((k) => k.keepLater(), () => {}); // not loaded: tried again after the next change
-    },
-  };
 }

@@ -287,6 +287,62 @@ def test_a_repeat_is_refused_once_the_game_has_moved_on(client):
     assert client.get("/api/game").get_json()["moves"] == 5
 
 
+OPEN_ROW = [[2, 2, 4, 0], [0] * 4, [0] * 4, [0, 0, 0, 8]]
+
+
+def test_a_batch_sent_after_another_not_yet_answered_is_played_where_that_one_left_the_game(app, client):
+    """A page need not wait for an answer to send its next keys: ``after`` names the request before."""
+    keys = ["left", "down", "up", "right", "left", "up"]
+    client.post("/api/game", json={"seed": 7})
+    first = client.post("/api/game/moves", json={"directions": keys[:3], "moves": 0, "id": "one"})
+    second = client.post("/api/game/moves", json={"directions": keys[3:], "after": "one", "id": "two"})
+    assert first.status_code == second.status_code == 200
+    alone = app.test_client()  # the same game, its keys one at a time
+    alone.post("/api/game", json={"seed": 7})
+    for key in keys:
+        expected = alone.post("/api/game/moves", json={"direction": key}).get_json()
+    fields = ("board", "score", "moves")
+    assert {k: second.get_json()[k] for k in fields} == {k: expected[k] for k in fields}
+    again = client.post("/api/game/moves", json={"directions": keys[3:], "after": "one", "id": "two"})  # a retry
+    assert again.get_json()["repeated"] is True and again.get_json()["moves"] == expected["moves"]
+    assert client.get("/api/game").get_json()["moves"] == expected["moves"]  # played once
+
+
+def test_a_batch_after_one_that_moved_nothing_is_played_where_that_one_left_the_game(client):
+    client.put("/api/game", json=restorable_state([[2, 4, 8, 16], [0] * 4, [0] * 4, [0] * 4], moves=3))
+    nothing = client.post("/api/game/moves", json={"directions": ["up"], "moves": 3, "id": "one"}).get_json()
+    assert nothing["moved"] is False and nothing["moves"] == 3
+    second = client.post("/api/game/moves", json={"directions": ["down"], "after": "one", "id": "two"})
+    assert second.status_code == 200 and second.get_json()["moves"] == 4
+    again = client.post("/api/game/moves", json={"directions": ["up"], "moves": 3, "id": "one"})  # too late
+    assert again.status_code == 409 and client.get("/api/game").get_json()["moves"] == 4
+
+
+@pytest.mark.parametrize("before", ["nothing", "arrived later", "another window played"])
+def test_a_batch_after_a_request_that_did_not_leave_the_game_where_it_is_changes_nothing(client, before):
+    client.put("/api/game", json=restorable_state(OPEN_ROW, moves=3))
+    if before != "nothing":
+        client.post("/api/game/moves", json={"directions": ["left"], "moves": 3, "id": "one"})
+    if before == "another window played":
+        client.post("/api/game/moves", json={"direction": "down"})
+    state = client.get("/api/game").get_json()
+    after = "one" if before != "arrived later" else "zero"  # the one it follows has not come yet
+    reply = client.post("/api/game/moves", json={"directions": ["up"], "after": after, "id": "two"})
+    assert reply.status_code == 409 and reply.get_json()["error"]["code"] == "out_of_sync"
+    assert reply.get_json()["state"]["board"] == state["board"] == client.get("/api/game").get_json()["board"]
+
+
+@pytest.mark.parametrize(
+    "body", [{"after": "one"}, {"after": "one", "moves": 3, "id": "two"}, {"after": 5, "id": "two"}]
+)
+def test_after_takes_the_place_of_moves_and_needs_an_id(client, body):
+    client.put("/api/game", json=restorable_state(OPEN_ROW, moves=3))
+    client.post("/api/game/moves", json={"directions": ["left"], "moves": 3, "id": "one"})
+    reply = client.post("/api/game/moves", json={"directions": ["up"], **body})
+    assert reply.status_code == 400 and reply.get_json()["error"]["code"] == "invalid_after"
+    assert client.get("/api/game").get_json()["moves"] == 4
+
+
 @pytest.mark.parametrize("request_id", ["", "x" * 65, "a b", 7, None, ["id"]])
 def test_a_request_id_that_is_not_one_is_refused(client, request_id):
     before = client.put("/api/game", json=restorable_state(NEAR_WIN, moves=3)).get_json()

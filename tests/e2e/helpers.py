@@ -34,6 +34,7 @@ class MoveTraffic:
         self.page, self.latency_ms = page, latency_ms
         self.batches = []
         self.in_flight = self.max_in_flight = self.pressed_while_in_flight = 0
+        self._turns = self._fetched = 0  # requests routed, and sent on to the server
         page.on("request", lambda request: self._count(request, 1))
         page.on("requestfinished", lambda request: self._count(request, -1))
         page.on("requestfailed", lambda request: self._count(request, -1))
@@ -48,7 +49,16 @@ class MoveTraffic:
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
 
     def _answer_late(self, route) -> None:
-        response = route.fetch()  # the server plays the move at once; its answer comes back late
+        # The server plays the move at once, in the order the page sent it (Playwright may start the
+        # handlers of two requests at once on a busy machine); its answer comes back late.
+        turn = self._turns
+        self._turns += 1
+        while self._fetched < turn:
+            self.page.wait_for_timeout(1)
+        try:
+            response = route.fetch()
+        finally:
+            self._fetched += 1
         self.page.wait_for_timeout(self.latency_ms)
         route.fulfill(response=response)
 
@@ -159,3 +169,48 @@ def axe_violations(page: Page) -> list[str]:
     results = Axe().run(page)
     violations = results.response["violations"]
     return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}" for v in violations]
+
+
+BROKEN_WORDS = """(selector) => {
+    const broken = [];
+    for (const root of document.querySelectorAll(selector)) {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const word of node.data.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+                if (new Set(rects.map((r) => Math.round(r.top))).size > 1) broken.push(word[0]);
+            }
+        }
+    }
+    return broken;
+}"""
+
+
+def broken_words(page: Page, selector: str) -> list[str]:
+    """The words (runs of characters between spaces) in the elements ``selector`` matches that the
+    page shows broken across two lines or more."""
+    return page.evaluate(BROKEN_WORDS, selector)
+
+
+def lines_of(page: Page, selector: str, text: str) -> int:
+    """On how many lines the page shows ``text`` (within one text node of the element ``selector``
+    matches); 0 if it shows no such text."""
+    return page.evaluate(
+        """([selector, text]) => {
+            const walker = document.createTreeWalker(document.querySelector(selector), NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const start = node.data.indexOf(text);
+                if (start < 0) continue;
+                const range = document.createRange();
+                range.setStart(node, start);
+                range.setEnd(node, start + text.length);
+                const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+                return new Set(rects.map((r) => Math.round(r.top))).size;
+            }
+            return 0;
+        }""",
+        [selector, text],
+    )

@@ -71,3 +71,38 @@ def test_tiles_slide_merge_pop_and_appear(page):
     assert before[(0, 1)]["id"] not in {t["id"] for t in final}
     assert dom_board(page) == server_state(page)["board"]
     assert page.evaluate("() => window.__plus") == ["+4"]
+
+
+# Every frame: how many "+N" are up at once, and any that stands out of the score's box.
+PLUS_WATCH = """() => {
+  const box = document.getElementById('score-box');
+  window.__pluses = { most: 0, seen: 0, out: [] };
+  const watch = () => {
+    const b = box.getBoundingClientRect();
+    const pluses = [...document.querySelectorAll('.score-addition')];
+    window.__pluses.most = Math.max(window.__pluses.most, pluses.length);
+    window.__pluses.seen += pluses.length > 0;
+    for (const plus of pluses) {
+      const r = plus.getBoundingClientRect();
+      if (r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5) window.__pluses.out.push([r.top, r.bottom, b.top]);
+    }
+    requestAnimationFrame(watch);
+  };
+  watch();
+}"""
+
+# Rows of pairs: every move for a while merges something.
+MANY_MERGES = [[2, 2, 4, 4], [8, 8, 16, 16], [32, 32, 64, 64], [4, 4, 2, 2]]
+
+
+def test_fast_auto_play_never_stacks_the_points_above_the_score(page):
+    put_game(page, MANY_MERGES, score=500, moves=60)
+    load(page)
+    page.evaluate(PLUS_WATCH)
+    page.get_by_role("group", name="Speed").get_by_role("button", name="Fast").click()
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('gameState')).moves >= 68", timeout=30_000)
+    page.get_by_test_id("autoplay").click()
+    pluses = page.evaluate("() => window.__pluses")
+    assert pluses["seen"] > 0  # the points did rise
+    assert pluses["most"] == 1 and pluses["out"] == []

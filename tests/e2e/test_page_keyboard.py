@@ -64,8 +64,8 @@ def test_rapid_typing_is_batched_in_order(page, playwright, base_url):
     assert dom_score(page) == expected["score"]
     assert server_state(page)["board"] == expected["board"]
     assert traffic.pressed_while_in_flight >= 10  # the presses really were queued...
-    assert len(traffic.batches) < len(keys) // 2  # ...and went in batches, one batch at a time
-    assert traffic.max_in_flight == 1
+    assert len(traffic.batches) < len(keys) // 2  # ...and went in batches, at most two on their way
+    assert traffic.max_in_flight == 2
     pressed = iter(directions)
     sent = [direction for batch in traffic.batches for direction in batch]
     assert all(direction in pressed for direction in sent)  # in the order pressed, none twice

@@ -59,6 +59,44 @@ def test_a_burst_under_latency_ends_as_a_replay_of_the_same_keys(page, playwrigh
     assert (saved["board"], saved["score"], saved["moves"]) == (expected["board"], expected["score"], expected["moves"])
 
 
+def test_keys_sent_ahead_go_after_the_batch_out_and_again_if_the_server_did_not_play_them(
+    page, playwright, base_url, console_guard
+):
+    """The next batch does not wait for the last one's answer; one the server refused (as when it
+    reaches the server first) goes again, in its place, and the game is the keys played in order."""
+    console_guard.allow(r"status of 409")
+    rng = random.Random(8)
+    keys = [rng.choice(sorted(KEY_FOR.values())) for _ in range(12)]
+    seed_game(page, 8)
+    sent, refused = [], []
+
+    def refuse_the_first_sent_ahead(route):
+        body = route.request.post_data_json
+        sent.append(body)
+        if "after" in body and not refused:
+            refused.append(body)
+            route.fulfill(status=409, json={"error": {"code": "out_of_sync", "message": "not played"},
+                                            "state": page.request.get("/api/game").json()})  # fmt: skip
+        else:
+            route.continue_()
+
+    page.route("**/api/game/moves", refuse_the_first_sent_ahead)
+    load(page)
+    emulate_round_trip(page.context.new_cdp_session(page), 150)
+    for key in keys:
+        page.keyboard.press(key)
+        page.wait_for_timeout(30)
+    wait_idle(page, timeout=30_000)
+
+    assert refused and any("after" in body for body in sent[sent.index(refused[0]) + 1:])
+    ids = [body["id"] for body in sent]
+    assert all(body["after"] in ids[:i] for i, body in enumerate(sent) if "after" in body)
+    expected = replay(playwright, base_url, 8, [ALL_KEYS[k] for k in keys])
+    fields = ("board", "score", "moves")
+    assert {k: server_state(page)[k] for k in fields} == {k: expected[k] for k in fields}
+    assert dom_board(page) == expected["board"]
+
+
 def test_a_key_that_moves_nothing_sends_nothing(page):
     put_game(page, [[2, 0, 0, 0], [4, 0, 0, 0], [8, 0, 0, 0], [2, 0, 0, 0]], moves=3)
     load(page)

@@ -1,6 +1,7 @@
 """A returning player whose server cannot be reached: the service worker keeps the page and its
 files, the page shows the saved game and best score, says that play resumes when the server is
-back, and it does resume."""
+back (covering nothing), and it does resume; a page it never kept is the app's own offline page,
+in the player's language."""
 
 import tempfile
 import threading
@@ -43,11 +44,17 @@ def server():
 
 
 def kept_for_offline(page):
-    """Wait until the service worker controls the page and has kept it and its files."""
+    """Wait until the service worker controls the page and has kept it, its files and the offline
+    page in the page's language."""
     page.wait_for_function(
-        """async () => navigator.serviceWorker.controller
-            && (await (await caches.open('game2048')).keys()).some((r) => new URL(r.url).pathname === '/')
-            && (await (await caches.open('game2048')).keys()).some((r) => r.url.includes('/static/js/main.js'))""",
+        """async () => {
+            const cache = await caches.open('game2048');
+            const kept = (await cache.keys()).map((r) => new URL(r.url));
+            const offline = await cache.match('/offline');
+            return navigator.serviceWorker.controller
+                && kept.some((url) => url.pathname === '/') && kept.some((url) => url.pathname === '/static/js/main.js')
+                && offline && offline.headers.get('Content-Language') === document.documentElement.lang;
+        }""",
         polling=100,
     )
 
@@ -96,5 +103,75 @@ def test_the_service_worker_never_keeps_the_api(browser, server, console_guard):
         "async () => (await (await caches.open('game2048')).keys()).map((r) => new URL(r.url).pathname)"
     )
     assert "/" in kept and not [path for path in kept if "/api/" in path]
-    assert all(path.startswith("/static/") or path == "/" for path in kept)
+    assert all(path.startswith("/static/") or path in ("/", "/offline") for path in kept)
+    context.close()
+
+
+OFFLINE_TITLES = {"en": "This page cannot be loaded right now", "cs": "Tuto stránku teď nelze načíst"}
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_a_page_never_opened_is_the_apps_own_offline_page_in_the_players_language(browser, server, console_guard,
+                                                                                     language):
+    console_guard.allow(r"Failed to load resource|ERR_INTERNET_DISCONNECTED")
+    url = server.start()
+    context = console_guard.watch(browser.new_context(base_url=url))
+    page = context.new_page()
+    page.goto(f"/language/{language}?next=/")
+    wait_idle(page)
+    game = page.request.get("/api/game").json()
+    saved = page.request.post("/api/records", data={"name": "Ann"}).json()["url"]  # a replay never opened
+    kept_for_offline(page)
+
+    context.set_offline(True)  # before any visit of these pages
+    for path in ("/solver", "/strategy", saved):
+        page.goto(path)
+        expect(page.locator("h1")).to_have_text(OFFLINE_TITLES[language])
+        assert page.locator("html").get_attribute("lang") == language
+        assert page.url.endswith(path)  # the address stays the page's: trying again is reloading it
+        expect(page.get_by_test_id("offline-again")).to_have_attribute("href", "")
+    page.get_by_test_id("offline-game").click()  # the game page, kept, with the game saved in the browser
+    expect(page.get_by_test_id("notice")).to_be_visible()
+    assert dom_board(page) == game["board"]
+
+    context.set_offline(False)
+    page.goto("/solver")
+    expect(page.locator("h1")).to_have_text("2048 solver" if language == "en" else "Řešitel hry 2048")
+    context.close()
+
+
+NEEDED = "a, button, summary, input, select, h1, #board, .score-box, .site-header nav"
+OVERLAPPING = """([notice, selector]) => {
+    const n = document.querySelector(notice).getBoundingClientRect();
+    return [...document.querySelectorAll(selector)].filter((el) => {
+        const r = el.getBoundingClientRect();
+        const shown = r.width > 1 && r.height > 1 && !el.closest('[hidden]');
+        return shown && el !== document.querySelector(notice)
+            && r.left < n.right && n.left < r.right && r.top < n.bottom && n.top < r.bottom;
+    }).map((el) => el.id || el.dataset.testid || el.textContent.trim().slice(0, 40));
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_the_outage_notice_covers_nothing_a_player_needs(browser, server, console_guard, viewport):
+    console_guard.allow(r"Failed to load resource|ERR_CONNECTION_REFUSED")
+    url = server.start()
+    context = console_guard.watch(browser.new_context(base_url=url, viewport=viewport))
+    page = context.new_page()
+    page.goto("/")
+    wait_idle(page)
+    kept_for_offline(page)
+    board = page.get_by_test_id("board").bounding_box()
+
+    server.stop()
+    page.reload()
+    notice = page.get_by_test_id("notice")
+    expect(notice).to_be_visible()
+    assert page.get_by_test_id("board").bounding_box() == board  # the board stays where it was
+    for scrolled in ("0", "document.documentElement.scrollHeight"):
+        page.evaluate(f"window.scrollTo(0, {scrolled})")
+        assert page.evaluate(OVERLAPPING, ["[data-testid=notice]", NEEDED]) == [], scrolled
+    server.start()
+    wait_idle(page, timeout=30_000)
+    expect(notice).to_be_hidden()
     context.close()

@@ -8,6 +8,7 @@ from .helpers import (
     dom_best,
     dom_board,
     dom_score,
+    lines_of,
     load,
     move_requests,
     put_game,
@@ -161,3 +162,62 @@ def test_game_over_below_the_best_says_no_new_best_and_copies_the_link(page, con
     expect(link).to_be_visible()
     expect(page.locator("#record-menu [role=status]")).to_contain_text("Link copied.")
     assert page.evaluate("() => navigator.clipboard.readText()") == link.inner_text()
+
+
+PHONE_WIDTHS = [320, 390]
+
+
+@pytest.mark.parametrize("language, new_best", [("en", "New best!"), ("cs", "Nový rekord!")])
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+def test_on_a_phone_the_game_over_box_keeps_new_best_in_one_piece_and_share_asks_for_the_name(
+    page, base_url, language, new_best, width
+):
+    page.set_viewport_size({"width": width, "height": 740})
+    page.context.add_cookies([{"name": "lang", "value": language, "url": base_url}])
+    put_game(page, ONE_MOVE_FROM_OVER, score=3000, moves=300)
+    load(page)
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_test_id("final-score")).to_contain_text(new_best)
+    assert lines_of(page, "#final-score", new_best) == 1
+    page.get_by_test_id("overlay-share").click()
+    name = page.locator("#record-name")
+    expect(name).to_be_focused()  # the name it will be shared under, in view, to type
+    expect(name).to_be_in_viewport()
+    page.keyboard.type("Eva")
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("record-link")).to_be_visible()
+
+
+def test_the_win_box_gives_the_score_so_far_and_the_solver_waits_for_keep_going(page):
+    put_game(page, ONE_MERGE_FROM_WIN, score=20000, moves=900)
+    load(page)
+    hint, autoplay = page.get_by_test_id("hint"), page.get_by_test_id("autoplay")
+    expect(hint).to_be_enabled()
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_test_id("keep-playing")).to_be_visible()
+    final = page.get_by_test_id("final-score")
+    expect(final).to_contain_text("Score: 22,048")  # the game goes on: no final score yet
+    expect(final).not_to_contain_text("Final")
+    for button in (hint, autoplay):  # disabled, and said so, while the game cannot move
+        expect(button).to_be_disabled()
+        expect(button).to_have_attribute("aria-disabled", "true")
+    hint.click(force=True)
+    expect(page.get_by_test_id("notice")).to_contain_text("Keep going")
+    page.get_by_test_id("keep-playing").click()
+    expect(hint).to_be_enabled()
+    expect(autoplay).to_be_enabled()
+
+
+def test_hint_and_auto_play_are_disabled_on_a_game_that_is_over_and_again_usable_after_a_new_one(page):
+    put_game(page, ONE_MOVE_FROM_OVER, score=3000, moves=300)
+    load(page)
+    hint, autoplay = page.get_by_test_id("hint"), page.get_by_test_id("autoplay")
+    expect(hint).to_be_enabled()
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_test_id("final-score")).to_contain_text("Final score: 3,128")
+    expect(page.get_by_role("button", name="Hint", disabled=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Auto-play", disabled=True)).to_be_visible()
+    page.get_by_test_id("try-again").click()
+    wait_idle(page)
+    expect(hint).to_be_enabled()
+    expect(autoplay).to_be_enabled()

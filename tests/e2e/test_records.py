@@ -6,6 +6,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from app.engine import move, pack
+
 from .helpers import axe_violations, dom_board, finish_game, load, put_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -63,7 +65,7 @@ def test_sharing_a_game_gives_a_link_whose_replay_ends_on_the_same_board(page):
     assert int(scrubber.get_attribute("max")) == state["moves"]
     assert page.get_by_test_id("share-link").input_value().endswith(url)
     page.keyboard.press("End")
-    expect(page.get_by_test_id("position")).to_contain_text(f"Move {state['moves']} of {state['moves']}")
+    expect(page.get_by_test_id("position")).to_contain_text(f"After move {state['moves']} of {state['moves']}")
     page.wait_for_timeout(400)  # the last slide's merged tiles are gone
     assert dom_board(page) == state["board"]
     assert axe_violations(page) == []
@@ -80,18 +82,18 @@ def test_watching_steps_plays_pauses_and_scrubs(page):
     assert dom_board(page) == OPEN_BOARD
 
     page.get_by_test_id("step-forward").click()
-    expect(position).to_contain_text(f"Move 1 of {moves}")
+    expect(position).to_contain_text(f"After move 1 of {moves}")
     page.keyboard.press("ArrowRight")
-    expect(position).to_contain_text(f"Move 2 of {moves}")
+    expect(position).to_contain_text(f"After move 2 of {moves}")
     page.keyboard.press("ArrowLeft")
-    expect(position).to_contain_text(f"Move 1 of {moves}")
+    expect(position).to_contain_text(f"After move 1 of {moves}")
     page.get_by_test_id("scrubber").fill("0")
     expect(position).to_contain_text("Start of the game")
 
     page.get_by_test_id("replay-speed").select_option("fast")
     play = page.get_by_test_id("play")
     play.click()
-    expect(position).to_contain_text(f"Move {moves} of {moves}")
+    expect(position).to_contain_text(f"After move {moves} of {moves}")
     expect(play).to_have_attribute("aria-pressed", "false")  # it stops at the end by itself
     assert page.get_by_test_id("scrubber").input_value() == str(moves)
 
@@ -100,7 +102,7 @@ def test_watching_steps_plays_pauses_and_scrubs(page):
     scrubber.focus()
     page.keyboard.press(" ")  # Space plays or pauses with the scrubber focused too
     expect(play).to_have_attribute("aria-pressed", "true")
-    expect(position).to_contain_text(f"Move {moves} of {moves}")
+    expect(position).to_contain_text(f"After move {moves} of {moves}")
     expect(play).to_have_attribute("aria-pressed", "false")
 
 
@@ -151,7 +153,7 @@ def test_swiping_the_replay_board_steps(browser, base_url):
             }""",
             [box["x"] + box["width"] * 0.8, box["x"] + box["width"] * 0.2, y],
         )
-        expect(page.get_by_test_id("position")).to_contain_text("Move 1 of")
+        expect(page.get_by_test_id("position")).to_contain_text("After move 1 of")
     finally:
         context.close()
 
@@ -171,14 +173,16 @@ def test_reviewing_a_game_rates_its_moves_in_words_and_shows_the_chosen_one_on_t
     first = mistakes.first
     assert "instead of" in first.inner_text()
     rating = first.get_by_test_id("rating").inner_text()
-    assert rating.split(" · ")[0] in RATINGS and (rating == "Best move" or "of the best move's value lost" in rating)
+    assert rating.split(" · ")[0] in RATINGS
+    assert rating == "Best move" or rating.endswith(("closer to losing", "loses the game"))
     assert all(word in RATINGS for word in page.get_by_test_id("rating").evaluate_all(
         "badges => badges.map(b => b.textContent.split(' · ')[0])"))
     assert first.evaluate("el => el.tagName") == "BUTTON"  # a row to choose, not a bold underlined link
     move = int(first.get_attribute("data-move"))
     assert first.inner_text().startswith(f"Move {move}: played")
     first.click()
-    expect(page.get_by_test_id("position")).to_contain_text(f"Move {move} of")  # the list's number, the board's
+    # The board the move was played from, and under it the list's move, with the same number.
+    expect(page.get_by_test_id("position")).to_contain_text(f"After move {move - 1} of" if move > 1 else "Start")
     expect(page.get_by_test_id("review-move")).to_contain_text(f"Move {move}: played")
     expect(page.get_by_test_id("review-move")).to_contain_text("the solver would have played")
     expect(page.get_by_test_id("solver-arrow")).to_be_visible()
@@ -193,6 +197,61 @@ def test_reviewing_a_game_rates_its_moves_in_words_and_shows_the_chosen_one_on_t
         href = advice.first.get_attribute("href")
         page.goto(href)
         assert page.locator(f"#{href.split('#')[1]}").count() == 1
+
+
+def test_the_solvers_arrow_stands_on_the_board_its_move_was_played_from_and_none_on_the_last(page):
+    put_game(page, OPEN_BOARD)
+    load(page)
+    play_keys(page, ["ArrowUp", "ArrowLeft", "ArrowUp", "ArrowLeft"])
+    moves = server_state(page)["moves"]
+    url = share(page)
+    reviews = page.request.get(f"/api/records/{url.rsplit('/', 1)[1]}/review?from=0").json()["reviews"]
+    boards = []
+    open_replay(page, url)
+    position, line, arrow = (page.get_by_test_id(name) for name in ("position", "review-move", "solver-arrow"))
+    for shown in range(moves):
+        played, best = reviews[shown]["played"], reviews[shown]["best"]
+        expect(position).to_contain_text("Start of the game" if shown == 0 else f"After move {shown} of {moves}")
+        expect(line).to_contain_text(f"Move {shown + 1}: played {played}")  # the move played from this board
+        expect(arrow).to_be_visible()
+        expect(arrow).to_have_attribute("data-direction", best)
+        page.wait_for_timeout(250)  # the slide onto this board has ended
+        boards.append(dom_board(page))
+        page.keyboard.press("ArrowRight")
+    expect(position).to_contain_text(f"After move {moves} of {moves}")
+    expect(line).to_have_text("The game was saved here, before its end.")
+    expect(arrow).to_be_hidden()  # the last board has no move
+    assert boards[0] == OPEN_BOARD
+    for shown, board in enumerate(boards):  # each arrow's move moves the board it stood on
+        assert move(pack(board), reviews[shown]["best"])[0] != pack(board)
+
+
+# Every move open, every value far below zero; left fills the last cell and nothing can merge then.
+LEFT_LOSES = [[4, 64, 128, 2], [2, 32, 256, 8], [16, 0, 8, 32], [128, 16, 8, 128]]
+
+
+def test_a_move_that_loses_the_game_on_a_board_of_big_tiles_is_a_blunder_that_loses_the_game(page):
+    put_game(page, LEFT_LOSES, score=9000, moves=700)
+    load(page)
+    play_keys(page, ["ArrowLeft"])
+    assert server_state(page)["over"]
+    open_replay(page, share(page))
+    line = page.get_by_test_id("review-move")
+    expect(line).to_contain_text("Move 1: played left; the solver would have played")
+    expect(line.get_by_test_id("rating")).to_have_text("Blunder · loses the game")
+    page.keyboard.press("End")
+    expect(line).to_have_text("No move was left: the game ended here.")
+
+
+def test_no_early_move_of_a_fresh_game_is_rated_a_mistake(page):
+    """The first moves of a game cannot lose it, whatever the sign of the solver's values then."""
+    load(page)
+    play_keys(page, ["ArrowDown", "ArrowRight", "ArrowUp", "ArrowLeft"] * 3)
+    open_replay(page, share(page))
+    page.get_by_test_id("find-mistakes").click()
+    expect(page.get_by_test_id("review-progress")).to_have_text(re.compile("Every move is reviewed"), timeout=30_000)
+    words = page.get_by_test_id("rating").evaluate_all("badges => badges.map(b => b.textContent.split(' · ')[0])")
+    assert words and set(words) <= {"Best move", "Good", "Inaccuracy"}, words
 
 
 def test_a_rate_limit_without_retry_after_is_waited_out_not_retried_at_once(page, console_guard):
@@ -211,8 +270,7 @@ def test_a_rate_limit_without_retry_after_is_waited_out_not_retried_at_once(page
 
     page.route(re.compile(r"/review\?from="), limited_once)
     open_replay(page, url)
-    page.keyboard.press("ArrowRight")
-    expect(page.get_by_test_id("review-move")).to_contain_text("the solver would have played")
+    expect(page.get_by_test_id("review-move")).to_contain_text("Move 1: played")
     assert len(asked) == 2 and asked[1] - asked[0] >= 0.15  # the backoff's first wait is 240 ms or more
 
 
@@ -259,7 +317,6 @@ def test_the_replay_and_hall_of_fame_pages_speak_czech(page):
     expect(page.locator("h1")).to_have_text("Záznam hry: Jana")
     expect(page.get_by_test_id("position")).to_contain_text("Začátek hry")
     expect(page.get_by_test_id("find-mistakes")).to_have_text("Najít největší chyby")
-    page.keyboard.press("ArrowRight")
     expect(page.get_by_test_id("review-move")).to_contain_text("Tah 1: zahráno")
     badge = page.get_by_test_id("review-move").get_by_test_id("rating").inner_text()
     assert badge.split(" · ")[0] in {"Nejlepší tah", "Dobrý", "Nepřesnost", "Chyba", "Hrubá chyba"}

@@ -1,7 +1,8 @@
 """The game page's screenshots in docs/screenshots/: desktop and phone, light and dark, and the
-game-over overlay; and the daily page's: a finished game with the day's and yesterday's
-leaderboards on a laptop, a game under way on a phone, light and dark, and in Czech. Served by this
-process from a temporary instance folder (the clock moved back a day for yesterday's games).
+game-over overlay; a replay with its review on a laptop and a phone; the offline page; and the
+daily page's: a finished game with the day's and yesterday's leaderboards on a laptop, a game under
+way on a phone, light and dark, and in Czech. Served by this process from a temporary instance
+folder (the clock moved back a day for yesterday's games).
 
     python -m tests.support.screenshots [--out docs/screenshots]
 """
@@ -135,6 +136,58 @@ def shoot_daily(playwright, browser, app, base_url, out: Path) -> list[Path]:
     return taken
 
 
+def saved_game(request, name, seed, moves):
+    """A game played through the API, ``moves`` moves round the directions that move, then saved:
+    its record's id."""
+    state = request.post("/api/game", data={}).json()
+    rng = random.Random(seed)
+    while state["moves"] < moves and not state["over"]:
+        board = pack(state["board"])
+        direction = rng.choice([d for d in DIRECTIONS if move(board, d)[0] != board])
+        state = request.post("/api/game/moves", data={"direction": direction}).json()
+    saved = request.post("/api/records", data={"name": name})
+    assert saved.ok, saved.text()
+    return saved.json()["id"]
+
+
+def shoot_review(browser, base_url, out: Path) -> list[Path]:
+    """The replay at the costliest mistake the review found, its rating and the solver's arrow on
+    the board the move was played from, on a laptop and on a phone."""
+    taken = []
+    setup = browser.new_context(base_url=base_url)
+    record_id = saved_game(setup.request, "Ada", seed=5, moves=60)
+    setup.close()
+    for screen, viewport in SCREENS.items():
+        context = browser.new_context(base_url=base_url, viewport=viewport, reduced_motion="reduce")
+        page = context.new_page()
+        page.goto(f"/records/{record_id}#review")
+        page.get_by_test_id("find-mistakes").click()
+        page.wait_for_function("() => document.querySelector('[data-testid=mistake]')", timeout=120_000)
+        page.get_by_test_id("mistake").first.click()
+        page.get_by_test_id("solver-arrow").wait_for()
+        page.get_by_test_id("board").scroll_into_view_if_needed()
+        taken.append(out / f"review-{screen}-light.png")
+        page.screenshot(path=taken[-1])
+        context.close()
+    return taken
+
+
+def shoot_offline(browser, base_url, out: Path) -> list[Path]:
+    """A page never opened, asked for while the server cannot be reached: the app's offline page."""
+    context = browser.new_context(base_url=base_url, viewport=SCREENS["phone"], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto("/")
+    page.wait_for_function("async () => !!(await navigator.serviceWorker.ready).active")
+    page.wait_for_function("async () => (await caches.keys()).length > 0")
+    context.set_offline(True)
+    page.goto("/strategy")
+    page.locator("h1.page-title").wait_for()
+    taken = [out / "offline-phone-light.png"]
+    page.screenshot(path=taken[-1])
+    context.close()
+    return taken
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
@@ -145,7 +198,10 @@ def main():
     app = create_app({"TESTING": True, "INSTANCE_PATH": tempfile.mkdtemp(), **limits})
     with served(app) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
-        for path in [*shoot(browser, url, args.out), *shoot_daily(playwright, browser, app, url, args.out)]:
+        for shot in (shoot, shoot_review, shoot_offline):
+            for path in shot(browser, url, args.out):
+                print(path)
+        for path in shoot_daily(playwright, browser, app, url, args.out):
             print(path)
 
 

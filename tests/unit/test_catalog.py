@@ -81,6 +81,19 @@ def test_the_shipped_catalog_is_its_source_compiled():
     assert shipped["New game"] == "Nová hra" and shipped["Game over!"] == "Konec hry!"
 
 
+# A "deska" (a plank, a game's physical board) in any of its forms.
+DESKA = re.compile(r"\bdes(ka|ky|ce|ku|kou|kám|kách|kami|ek)\b", re.IGNORECASE)
+# "pole" alone for a cell, beside "hrací pole" for the board: "všechna pole hracího pole".
+CELL_AS_POLE = re.compile(r"\b(prázdn\w+|náhodn\w+|všechna|16|dvou prostředních) pol(e|i|ích|í)\b", re.IGNORECASE)
+
+
+def test_the_czech_board_is_the_hraci_pole_and_its_cells_policka():
+    """One word per idea, as the English has: the board is "hrací pole" on every page, a cell "políčko"."""
+    strings = [m.string for m in messages(load(CZECH_PO))]
+    assert [s for s in strings if DESKA.search(s)] == []
+    assert [s for s in strings if CELL_AS_POLE.search(s)] == []
+
+
 @pytest.mark.parametrize("bad", ["", "nonsense", "https://x", "//x"])
 def test_safe_next_keeps_only_local_paths(bad):
     assert language.safe_next(bad) == "/"

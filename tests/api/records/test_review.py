@@ -7,10 +7,14 @@ from dataclasses import replace
 import pytest
 
 from app import hints
+from app.database import Review, db
 from app.engine import DIRECTIONS, move, pack
+from app.review import LOST
 from tests.api.records.helpers import boards, play, save
 
 RANGE = 10
+# Every move open, every value far below zero; left fills the last cell and nothing can merge then.
+LEFT_LOSES = [[4, 64, 128, 2], [2, 32, 256, 8], [16, 0, 8, 32], [128, 16, 8, 128]]
 
 
 @pytest.fixture
@@ -90,7 +94,9 @@ def test_the_biggest_mistakes_come_costliest_first(client):
     reviews = client.get(f"/api/records/{record_id}/review?from=0").get_json()["reviews"]
     after = client.get(f"/api/records/{record_id}/mistakes").get_json()
     assert after["analysed"] == RANGE
-    expected = sorted((item for item in reviews if item["loss"] > 0), key=lambda item: -item["loss"])
+    # The share unrounded (the API rounds it), the earlier position first on a tie.
+    costliest = lambda item: (-item["loss"] / (item["scores"][item["best"]] - LOST), item["position"])  # noqa: E731
+    expected = sorted((item for item in reviews if item["loss"] > 0), key=costliest)
     assert after["mistakes"] == expected[:10]
 
 
@@ -193,17 +199,46 @@ def test_reading_records_draws_on_the_addresss_time(make_records_app):
     assert statuses[0] == 200 and statuses[-1] == 429
 
 
-def test_each_move_is_rated_by_the_share_of_the_best_moves_value_it_lost(client):
+def test_each_move_is_rated_by_how_much_closer_to_a_lost_game_it_took_the_player(client):
     play(client, 25)
     record_id = save(client)
     reviews = client.get(f"/api/records/{record_id}/review?from=0").get_json()["reviews"]
     words = ["best", "good", "inaccuracy", "mistake", "blunder"]
+    share = lambda item: min(item["loss"] / (item["scores"][item["best"]] - LOST), 1)  # noqa: E731 (unrounded)
     for item in reviews:
-        best_value = item["scores"][item["best"]]
-        assert item["share_lost"] == pytest.approx(item["loss"] / max(abs(best_value), 1), abs=1e-4)
+        assert item["share_lost"] == pytest.approx(share(item), abs=1e-4)
         assert item["rating"] in words and (item["rating"] == "best") == (item["loss"] == 0)
-    ranked = sorted(reviews, key=lambda item: item["share_lost"])
+        # No move of a game's first 25 can lose it: none of them is even a mistake.
+        assert 0 <= item["share_lost"] <= 0.05 and item["rating"] in words[:3]
+    ranked = sorted(reviews, key=share)
     assert [words.index(item["rating"]) for item in ranked] == sorted(words.index(item["rating"]) for item in ranked)
+
+
+def test_on_a_board_where_every_moves_value_is_below_zero_the_rating_stays_within_the_whole(client):
+    state = {"board": LEFT_LOSES, "score": 9000, "won": False, "over": False, "keep_playing": False, "moves": 700}
+    assert client.put("/api/game", json=state).status_code == 200
+    assert client.post("/api/game/moves", json={"direction": "left"}).get_json()["over"]
+    (item,) = client.get(f"/api/records/{save(client)}/review?from=0").get_json()["reviews"]
+    assert sorted(item["scores"]) == sorted(DIRECTIONS) and max(item["scores"].values()) < 0
+    assert item["played"] == "left" and item["scores"]["left"] == LOST
+    assert item["share_lost"] == 1 and item["rating"] == "blunder"  # it lost the game, wherever the tile came
+
+
+def test_the_biggest_mistakes_are_the_costliest_in_the_players_measure_not_the_solvers_units(make_records_app):
+    """A smaller loss where the best move is worth less (nearer a lost game) can be the bigger share of
+    the way to losing: the list ranks by share_lost, as the database works it out."""
+    app = make_records_app()
+    client = app.test_client()
+    play(client, 3)
+    record_id = save(client)
+    kept = {0: (12_000.0, 0.0), 1: (10_000.0, -600_000.0), 2: (0.0, -5.0)}  # position: (loss, best move's value)
+    with app.app_context():
+        db.session.add_all(Review(record_id=record_id, position=position, best="up", loss=loss, mistake=None,
+                                  scores={"up": best, "down": best - loss}) for position, (loss, best) in kept.items())
+        db.session.commit()
+    mistakes = client.get(f"/api/records/{record_id}/mistakes").get_json()["mistakes"]
+    assert [item["position"] for item in mistakes] == [1, 0]
+    assert mistakes[0]["share_lost"] == pytest.approx(10_000 / (-600_000 - LOST), abs=1e-4)
 
 
 def test_saving_a_game_again_after_an_undo_drops_the_reviews_of_positions_it_no_longer_has(client):
