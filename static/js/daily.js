@@ -10,6 +10,7 @@ import { createGame } from './game.js';
 import { bindKeyboard, bindSwipe } from './input.js';
 import { fill, numberFormat, pageData } from './page.js';
 import { createRecordsApi, withBoundedRetry } from './records-api.js';
+import { loadRecordName, saveRecordName } from './records.js';
 import { createScreen } from './render.js';
 import { isFinished } from './state.js';
 import * as storage from './storage.js';
@@ -184,7 +185,7 @@ async function save(event) {
   try {
     await game.whenIdle(); // moves still on their way belong in the record
     const saved = await recordsApi.saveRecord(name.value);
-    storage.saveRecordName(name.value.trim());
+    saveRecordName(name.value.trim());
     remember(MINE_KEY, [...recall(MINE_KEY, []), saved.id].slice(-50));
     say(shown.ranked ? messages.saved : messages.savedPractice);
     await showLeaderboards();
@@ -239,7 +240,7 @@ $('keep-playing').addEventListener('click', () => game.keepPlaying());
 $('overlay-share').addEventListener('click', () => share().then(() => $('daily-result').scrollIntoView({ block: 'nearest' })));
 $('daily-share').addEventListener('click', share);
 $('daily-save').addEventListener('submit', save);
-$('record-name').value = storage.loadRecordName();
+$('record-name').value = loadRecordName();
 game.onStateChange((state) => {
   showStatus(state);
   if (isFinished(state) && shown.day && today) {

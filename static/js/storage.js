@@ -1,14 +1,13 @@
 // localStorage persistence that never throws: private mode, disabled storage or a full quota
-// just mean no persistence. The best score, the game and the name of the last record saved, kept
-// in this browser so that nothing is lost when the server forgets a session. A page whose data
-// names a prefix (`apart`: the daily page's) keeps its own, under names of its own.
+// just mean no persistence. The best score and the game, kept in this browser so that nothing is
+// lost when the server forgets a session. A page whose data names a prefix (`apart`: the daily
+// page's) keeps its own, under names of its own.
 
 import { pageData } from './page.js';
 import { isGameState, pickState } from './state.js';
 
 const BEST_KEY = 'bestScore';
 const STATE_KEY = 'gameState';
-const RECORD_NAME_KEY = '2048-record-name';
 const apart = pageData().apart || '';
 
 function storage() {
@@ -48,11 +47,6 @@ export function loadBest() {
 export function saveBest(score) {
   write(BEST_KEY, String(score));
 }
-
-/** The name the player last saved a record under, '' when none. */
-export const loadRecordName = () => read(RECORD_NAME_KEY) || '';
-
-export const saveRecordName = (name) => write(RECORD_NAME_KEY, name);
 
 export function loadGame() {
   const raw = read(STATE_KEY);
