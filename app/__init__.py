@@ -22,6 +22,7 @@ from . import (
     security,
     store,
 )
+from .par import cli as daily_commands
 from .routes import BLUEPRINTS, game_api
 from .routes import metrics as metrics_routes
 
@@ -56,6 +57,7 @@ def create_app(test_config=None):
     security.init_app(app)
     database.init_app(app, migrate_now=usable)
     backups.init_app(app)  # flask records export|import
+    app.cli.add_command(daily_commands)  # flask daily par
     moderation.init_app(app)  # flask records hide|unhide|rename|delete
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)

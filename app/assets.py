@@ -107,9 +107,9 @@ class StaticFiles:
 
 
 def fingerprint_of(content):
-    """Ten hex digits: it only has to tell one file's versions apart, and the game page names some
-    forty static URLs, each in its first load."""
-    return hashlib.sha256(content).hexdigest()[:10]
+    """Eight hex digits: it only has to tell one file's versions apart (one in four billion that two
+    share it), and the game page names some fifty static URLs, each in its first load."""
+    return hashlib.sha256(content).hexdigest()[:8]
 
 
 # The templates' indentation and blank lines: a page is sent without them (no page has a <pre>).

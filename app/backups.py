@@ -15,10 +15,11 @@ deeper than the parser goes, with no NaN or infinity; every field of the type an
 the database holds. And what the engine can check: each record is replayed from its seed, start and
 directions and must come out exactly as its line says (score, moves, largest tile, board, every
 tile placed, whether it is over), and a verified record must replay from a new game, as only those
-can be. A line that does not check out is refused whole, its number and the reason on standard
-error; the others go in, and the command then exits with 1; it never stops on a line. Records
-already there (by id) are skipped, so an import can be run again. SQLAlchemy only: SQLite and
-PostgreSQL alike, the schema brought up to date first.
+can be; a record of a day's game (app/daily.py) must replay from that day's seed, this server's, its
+tiles drawn from its history. A line that does not check out is refused whole, its number and the
+reason on standard error; the others go in, and the command then exits with 1; it never stops on a
+line. Records already there (by id) are skipped, so an import can be run again. SQLAlchemy only:
+SQLite and PostgreSQL alike, the schema brought up to date first.
 """
 
 import json
@@ -33,11 +34,11 @@ from flask.cli import AppGroup
 from sqlalchemy import and_, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from . import records
+from . import daily, records
 from .database import UNAVAILABLE, Record, Review, db, migrate_schema
 from .engine import Game, InvalidState, max_tile, unpack
 from .engine.history import Directions, positions, tiles_from_text
-from .engine.state import check_bool, check_count, check_id, check_seed
+from .engine.state import check_bool, check_count, check_day, check_id, check_seed
 from .errors import ApiError
 from .review import directions_of, fault, finite_number
 
@@ -46,8 +47,11 @@ READ_BATCH = 500  # records' keys read at a time by an export, which then reads 
 MAX_LINE = 16 * 2**20  # characters: far more than the longest game's line with every position reviewed
 # The record's own columns, written as they are; then what the line adds to them.
 COLUMNS = ("id", "name", "score", "max_tile", "moves", "verified", "hints", "autoplay", "restores", "undos", "over",
-           "game_id")  # fmt: skip
+           "game_id", "day", "ranked")  # fmt: skip
 FIELDS = (*COLUMNS, "created", "seed", "start", "directions", "tiles", "board", "reviews")
+# What a line written before records knew their day, or hosts could take records down, leaves out,
+# and the value it means.
+EARLIER_FIELDS = {"day": None, "ranked": False, "hidden": False}
 REVIEW_FIELDS = ("position", "best", "loss", "scores", "mistake")
 
 cli = AppGroup("records", help="Back up and restore the records (JSON lines).")
@@ -152,8 +156,7 @@ def to_line(record, reviews):
     return {
         **{column: getattr(record, column) for column in COLUMNS},
         "created": records.created_text(record),
-        **records.replay_of(record),
-        "seed": record.seed,
+        **records.full_replay(record),
         "board": unpack(positions(record.start, directions, record.tiles)[-1]),
         "hidden": record.hidden,
         "reviews": [{field: getattr(review, field) for field in REVIEW_FIELDS} for review in reviews],
@@ -264,6 +267,7 @@ def from_line(text):
         raise Refused(f"not JSON ({error})") from None
     if not isinstance(line, dict):
         raise Refused("not a JSON object")
+    line = EARLIER_FIELDS | line
     missing = [field for field in FIELDS if field not in line]
     if missing:
         raise Refused(f"missing {', '.join(missing)}")
@@ -281,7 +285,10 @@ def _replayed(line):
     if records.player_name(line["name"]) != line["name"]:
         raise Refused("name is not as the server keeps names (in NFKC form, trimmed)")
     directions = Directions.from_letters(line["directions"])
-    game, tiles = Game.replay_tiles(check_seed(line["seed"]), line["start"], directions)
+    day = check_day(line["day"])
+    if day is not None and check_seed(line["seed"]) != daily.seed(day):
+        raise Refused(f"its seed is not this server's seed of {day} (a backup of a server with another key?)")
+    game, tiles = Game.replay_tiles(check_seed(line["seed"]), line["start"], directions, day)
     replayed = {"score": game.score, "moves": game.moves, "max_tile": max_tile(game.board),
                 "board": unpack(game.board), "over": game.over, "start": game.start}  # fmt: skip
     for field, value in replayed.items():
@@ -293,10 +300,12 @@ def _replayed(line):
         raise Refused("verified, yet it does not replay from a new game")
     game.hints, game.autoplay = check_count("hints", line["hints"]), check_bool("autoplay", line["autoplay"])
     game.restores, game.undos = check_count("restores", line["restores"]), check_count("undos", line["undos"])
+    game.ranked = check_bool("ranked", line["ranked"])
+    if game.ranked and day is None:
+        raise Refused("ranked, yet not a day's game")
     record = Record(id=line["id"], game_id=check_id(line["game_id"]), created=_moment(line["created"]))
     records.fill(record, game, line["name"], tiles, line["verified"])
-    # Taken down by the host, and kept so (backups made before hosts could take records down have no such field).
-    record.hidden = check_bool("hidden", line.get("hidden", False))
+    record.hidden = check_bool("hidden", line["hidden"])  # taken down by the host, and kept so
     return record, _reviews(line["reviews"], record.id, len(directions))
 
 

@@ -73,6 +73,17 @@ SETTINGS = {
     "RATELIMIT_ENABLED": True,
     # Where the counts live; None: in Redis when it holds the sessions, else in each worker.
     "RATELIMIT_STORAGE_URI": None,
+    # --- Today's game (app/daily.py) ----------------------------------------------------
+    # Ranked attempts a day per client address: a browser's first of the day is ranked, up to this many.
+    "DAILY_ADDRESS_LIMIT": 3,
+    # New attempts at today's game, per address: each one shows a line of the day's tiles, so
+    # many would let sessions stand in for undo; a household still gets a few tries each.
+    "DAILY_GAME_RATE_LIMIT": "2 per minute; 20 per day",
+    # Seconds after a day ends before its seed is shown: a game still being played at midnight
+    # (UTC) can be finished, ranked, before anyone can work out its tiles. Then it can move no more.
+    "DAILY_REVEAL_DELAY": 3600,
+    # The solver's budget a move when `flask daily par` plays a finished day's game.
+    "DAILY_PAR_BUDGET_MS": 50,
     # --- The solver ---------------------------------------------------------------------
     "SOLVER_BUDGET_MS": 100,
     # A review request analyses this many positions, each within this budget: a third of a

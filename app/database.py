@@ -40,7 +40,7 @@ from .errors import respond
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SCHEMA_REVISION = "0005"  # the newest migration in app/migrations/versions (a test keeps them equal)
+SCHEMA_REVISION = "0006"  # the newest migration in app/migrations/versions (a test keeps them equal)
 # What a database that is down, unreachable or not yet migrated raises.
 UNAVAILABLE = (OperationalError, InterfaceError, ProgrammingError)
 
@@ -76,12 +76,15 @@ class Record(db.Model):
     restores: Mapped[int] = mapped_column(BigInteger, default=0)
     undos: Mapped[int] = mapped_column(BigInteger, default=0)
     game_id: Mapped[str | None] = mapped_column(String(16), nullable=True)  # None: saved before games had ids
+    day: Mapped[str | None] = mapped_column(String(10), nullable=True)  # a day's game (app/daily.py): its UTC date
+    ranked: Mapped[bool] = mapped_column(Boolean, default=False)  # on its day's leaderboard (app/daily.py)
     # Taken down by the host (flask records hide, app/moderation.py): out of every list, its page and API 410.
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
 
     __table_args__ = (
         Index("records_hall_of_fame", "verified", "score"),
         Index("records_by_game", "game_id", unique=True),
+        Index("records_by_day", "day", "ranked", "score"),
     )
 
     @property
@@ -108,6 +111,31 @@ class ForkHelp(db.Model):
     game_id: Mapped[str] = mapped_column(String(16), primary_key=True)
     hints: Mapped[int] = mapped_column(BigInteger, default=0)
     autoplay: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class DailyAttempt(db.Model):
+    """A ranked attempt at a day's game, numbered per address (a keyed hash of it, never the address):
+    the number is unique, so two attempts racing for the last ranked place cannot both win it."""
+
+    __tablename__ = "daily_attempts"
+
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    address: Mapped[str] = mapped_column(String(32), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(16))
+
+
+class DailyPar(db.Model):
+    """What the solver scored on a day's game once its seed was revealed (``flask daily par``)."""
+
+    __tablename__ = "daily_par"
+
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    score: Mapped[int] = mapped_column(BigInteger)
+    max_tile: Mapped[int] = mapped_column(Integer)
+    moves: Mapped[int] = mapped_column(BigInteger)
+    budget_ms: Mapped[float] = mapped_column(Float)
+    computed: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 class Review(db.Model):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from flask import current_app, session
 
-from . import hints, metrics, records, seals, store
+from . import daily, hints, metrics, records, seals, store
 from .engine import CannotUndo, Game, GameFinished, InvalidState, MoveOutcome
 from .errors import ApiError
 
@@ -53,11 +53,28 @@ def current():
 
 
 def start(seed=None):
-    """A new game in a new session: the session's old id opens nothing any more."""
+    """A new game in a new session."""
     try:
         game = new_game(seed)
     except InvalidState as error:
         raise ApiError(400, "invalid_seed", str(error)) from None
+    return _begin(game)
+
+
+def start_daily():
+    """Today's game in a new session: ranked if it is the browser's first attempt of the day and its
+    address has ranked attempts left (daily.claim_ranked), else practice."""
+    day = daily.today()
+    game = Game.new(seals.day_seed(day), seed_chosen=False, day=day)
+    game.id = secrets.token_urlsafe(12)
+    game.ranked = daily.claim_ranked(day, game.id)
+    metrics.count("daily_games", ranked=str(game.ranked).lower())
+    return _begin(game)
+
+
+def _begin(game):
+    """``game`` in a new session: the session's old id opens nothing any more (what else the session
+    keeps, as the day of its first daily attempt, goes with it)."""
     current_app.session_interface.regenerate(session)
     save_game(game)
     metrics.count("games")
@@ -73,15 +90,36 @@ def restore(state, token):
     except InvalidState as error:
         raise ApiError(400, "invalid_state", str(error)) from None
     sealed = None if token is None else seals.unseal(token)
-    if sealed is not None and sealed.to_state() == game.to_state() and not records.seed_shown(sealed.id):
+    if sealed is not None and sealed.start_state() == game.start_state() and not _seed_known(sealed):
         if store.held_elsewhere(sealed.id):
             game.fork_of = sealed.fork_of or sealed.id
         else:
             sealed.restores += 1
+            sealed.ranked = False  # an older copy would be an undo: the day's game plays on as practice
             game = sealed
     session.pop(LAST_MOVES, None)
     save_game(game)
     return game
+
+
+def _seed_known(game):
+    """Whether anyone may know the game's tiles to come: a record of it shows its seed, or, for a
+    day's game, the day is revealed."""
+    return daily.revealed(game.day) if game.day is not None else records.seed_shown(game.id)
+
+
+def _refuse_help(game, what):
+    """Today's game is played without help: 409 ``daily_without_help``."""
+    if game.day is not None:
+        message = f"today's game is played without help: no hint, auto-play or undo ({what} refused)"
+        raise ApiError(409, "daily_without_help", message, state=game.to_state())
+
+
+def _refuse_closed(game):
+    """A day's game moves until its seed is revealed: then anyone could work out its tiles to come."""
+    if game.day is not None and daily.revealed(game.day):
+        message = f"the game of {game.day} closed when its seed was revealed: it can be saved as it is"
+        raise ApiError(409, "daily_closed", message, state=game.to_state())
 
 
 def _game_at(state):
@@ -138,6 +176,7 @@ def play(directions, seen=None, request_id=None, after=None):
         played_from = f"where request {after} left it" if after is not None else seen
         message = f"the game is at {game.moves} moves, not {played_from}: nothing was changed"
         raise ApiError(409, "out_of_sync", message, state=game.to_state())
+    _refuse_closed(game)
     played = Played(game, game.board, [], 0)
     for direction in directions:
         if played.outcomes and game.finished:
@@ -166,6 +205,7 @@ def undo(seen=None):
     the move brings the same tile. With ``seen`` (the count the client saw) it is refused once the
     game has moved on from there. A game that uses undo is marked: it had help."""
     game = existing_game()
+    _refuse_help(game, "undo")
     if seen is not None and seen != game.moves:
         message = f"the game is at {game.moves} moves, not {seen}: nothing was taken back"
         raise ApiError(409, "out_of_sync", message, state=game.to_state())
@@ -180,6 +220,7 @@ def undo(seen=None):
 
 def keep_playing():
     game = existing_game()
+    _refuse_closed(game)
     try:
         game.choose_keep_playing()
     except GameFinished as refused:
@@ -192,6 +233,7 @@ def hint():
     """The solver's move for the session's game, thought about for SOLVER_BUDGET_MS at most; counted on
     the game (and on the game a fork came from)."""
     game = existing_game()
+    _refuse_help(game, "a hint")
     if game.finished:
         raise ApiError(409, "game_finished", "the game is finished: there is nothing to hint", state=game.to_state())
     budget_ms = float(current_app.config["SOLVER_BUDGET_MS"])
@@ -213,6 +255,7 @@ def hint():
 def autoplay():
     """Auto-play is about to move the session's game: counted on it (and on the game a fork came from)."""
     game = existing_game()
+    _refuse_help(game, "auto-play")
     if game.fork_of is not None:
         records.help_fork(game.fork_of, autoplay=True)
     game.autoplay = True

@@ -53,6 +53,7 @@ def _metrics():
         requests=Counter("game2048_requests", "Requests answered", ["route", "method", "status"]),
         request_seconds=Histogram("game2048_request_seconds", "Time to answer a request", ["route"], buckets=SECONDS),
         games=Counter("game2048_games_started", "Games started (new ones, not restored)"),
+        daily_games=Counter("game2048_daily_games_started", "Attempts at today's game started", ["ranked"]),
         moves=Counter("game2048_moves", "Moves played"),
         hints=Counter("game2048_hints", "Hints answered"),
         hint_seconds=Histogram("game2048_hint_seconds", "The solver's time for a hint", buckets=SECONDS),

@@ -10,6 +10,11 @@ The API's routes (routes/records_api.py) and the pages (routes/record_pages.py) 
 
 Help is counted on the game, and a record shows all of it: what the game's own session gave it,
 and what its forks were given (help_fork), kept by game id until the game is saved.
+
+A record of today's game (app/daily.py) knows its day and whether it was ranked. Until the day is
+revealed it shows nothing that replays it, not even its moves (the same moves bring the same
+tiles, so a replay would show everyone the day's tiles along its line), and no review; the hall
+of fame leaves the day's games to the day's leaderboard, since every attempt of a day shares its tiles.
 """
 
 import dataclasses
@@ -21,7 +26,7 @@ from datetime import UTC
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from . import database, review
+from . import daily, database, review
 from .database import ForkHelp, Record, db
 from .engine import max_tile
 from .engine.history import tiles_text
@@ -108,6 +113,7 @@ def fill(record, game, name, tiles, verified):
     record.restores, record.undos, record.over = game.restores, game.undos, game.over
     record.seed, record.start, record.tiles = game.seed, game.start, tiles
     record.directions, record.direction_count = bytes(game.directions.packed), len(game.directions)
+    record.day, record.ranked = game.day, game.ranked
 
 
 def _common_length(first, second):
@@ -131,7 +137,8 @@ def best_records(limit, unassisted=False):
     """Verified games that are over, best score first (the earlier of equal scores first): a game
     still being played is not ranked. ``unassisted``: only those without help from this server, as
     far as it knows (Record.without_help). A record the host took down (hidden) is never ranked."""
-    query = select(Record).where(Record.verified.is_(True), Record.over.is_(True), Record.hidden.is_(False))
+    query = select(Record).where(Record.verified.is_(True), Record.over.is_(True), Record.hidden.is_(False),
+                          Record.day.is_(None))
     if unassisted:
         query = query.where(Record.without_help)
     query = query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)
@@ -152,6 +159,8 @@ def summary(record):
         "used_undo": record.undos > 0,
         "finished": record.over,
         "created": created_text(record),
+        "daily": record.day,
+        "ranked": record.ranked,
     }
 
 
@@ -162,13 +171,34 @@ def created_text(record):
 
 def replay_of(record):
     """What replays the record: its directions and the tiles they met, and its seed once the game is
-    over (a game that can still move keeps it secret)."""
+    over (a game that can still move keeps it secret); for a day's game not yet revealed, nothing."""
+    if kept_back(record):
+        return {"seed": None, "start": None, "directions": None, "tiles": None}
+    return {**full_replay(record), "seed": record.seed if record.over else None}
+
+
+def full_replay(record):
+    """Everything that replays the record, its seed included (a backup's: it is the host's)."""
     return {
-        "seed": record.seed if record.over else None,
+        "seed": record.seed,
         "start": record.start,
         "directions": directions_of(record).to_letters(),
         "tiles": tiles_text(record.tiles),
     }
+
+
+def kept_back(record):
+    """Whether the record is of a day's game whose seed is not revealed yet: its moves stay secret."""
+    return record.day is not None and not daily.revealed(record.day)
+
+
+def replayable(record):
+    """The record, or 409 ``daily_secret`` while it is a day's game not yet revealed (its positions
+    would show the day's tiles)."""
+    if kept_back(record):
+        message = f"this is a game of {record.day}: its moves are shown once the day's seed is revealed"
+        raise ApiError(409, "daily_secret", message, reveals_in=daily.seconds_until(daily.reveal_time(record.day)))
+    return record
 
 
 def player_name(value):

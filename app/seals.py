@@ -54,6 +54,18 @@ def seed_for(game_id: str) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def day_seed(day: str) -> int:
+    """The seed of a day's game (app/daily.py): the same for everyone that day, secret until it is revealed."""
+    digest = hmac.digest(_key(), f"daily:{day}".encode(), hashlib.sha256)
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def keyed_name(text: str) -> str:
+    """A name for ``text`` that only this server can link back to it (the day's attempts count
+    addresses by it, never keeping one)."""
+    return hmac.new(_key(), f"name:{text}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
 def _serializer() -> URLSafeSerializer:
     return URLSafeSerializer(_key(), salt=SALT)
 
@@ -73,7 +85,7 @@ def unseal(token) -> Game | None:
     try:
         stored = _serializer().loads(token)
         if "seed" not in stored:
-            stored["seed"] = seed_for(stored["id"])
+            stored["seed"] = day_seed(stored["daily"]) if stored.get("daily") else seed_for(stored["id"])
         return Game.from_stored(stored)
     except (BadData, InvalidState, TypeError, KeyError) as error:
         log.info("a sealed game was refused: %s", error)

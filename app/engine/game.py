@@ -4,6 +4,13 @@ All randomness derives from the game's ``seed``: the start tiles use
 random.Random(f"{seed}:start") and the spawn after valid move number n uses
 random.Random(f"{seed}:{n}"), n counted from the game's very first move (a restored
 game's count goes on from its start, never capped, so no two moves share a draw).
+
+A day's game (``day`` set: the game everyone plays that day, app/daily.py) draws instead from
+its history: its start tiles, and the tile after each move, come from
+random.Random(HMAC-SHA256(key = the seed in decimal, message = the directions so far as letters,
+"" at the start)). The same directions bring everyone the same tiles, and a different direction
+brings tiles that nothing seen on another line foretells (``draws``).
+
 So ``seed``, the state the game started from and the directions of its valid moves
 replay it exactly: the game keeps them (the directions packed, see history.py), and
 with them what helped the player (hints, auto-play, restores), so that a record of
@@ -11,6 +18,8 @@ it can be checked. Whoever knows the seed knows every tile to come: it stays wit
 the server while the game can still move.
 """
 
+import hashlib
+import hmac
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -27,6 +36,7 @@ from .state import (
     STATE_KEYS,
     check_bool,
     check_count,
+    check_day,
     check_earlier,
     check_id,
     check_seed,
@@ -37,7 +47,10 @@ from .state import (
 # What a stored game holds besides its state and seed; and what it may hold, with the value a
 # game stored before the key existed takes.
 STORED_KEYS = frozenset({"seed_chosen", "start", "directions", "hints", "autoplay"})
-OPTIONAL_STORED_KEYS = {"id": None, "restores": 0, "undos": 0, "earlier": [], "seed_shown": False, "fork_of": None}
+OPTIONAL_STORED_KEYS = {
+    "id": None, "restores": 0, "undos": 0, "earlier": [], "seed_shown": False, "fork_of": None, "daily": None,
+    "ranked": False,
+}
 # How many moves a game can take back: enough to mend a slip of the finger and the moves made
 # before it was noticed, few enough that undo stays a mend and not a way to search the game.
 UNDO_DEPTH = 5
@@ -49,6 +62,22 @@ def _seed_or_fresh(seed: int | None) -> int:
 
 def _rng(seed: int, label) -> random.Random:
     return random.Random(f"{seed}:{label}")
+
+
+class HistoryDraws:
+    """A day's game's draws: the generator for the directions played so far, an HMAC of them under
+    the seed, kept running so that a move costs one letter's hashing, however long the game."""
+
+    def __init__(self, seed: int, letters: str = ""):
+        self.mac = hmac.new(str(seed).encode(), letters.encode(), hashlib.sha256)
+        self.count = len(letters)
+
+    def add(self, direction: str) -> None:
+        self.mac.update(direction[0].encode())
+        self.count += 1
+
+    def rng(self) -> random.Random:
+        return random.Random(self.mac.copy().digest())
 
 
 @dataclass
@@ -82,14 +111,19 @@ class Game:
     earlier: list = field(default_factory=list)
     seed_shown: bool = False  # a record of the game showed its seed: it can no longer go back
     fork_of: str | None = None  # the id of the game this one was forked from (app/games.py)
+    day: str | None = None  # a day's game: its UTC date (YYYY-MM-DD); its tiles are drawn from its history
+    ranked: bool = False  # a day's game that counts on the day's leaderboard (app/daily.py)
+    _draws: HistoryDraws | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
-    def new(cls, seed: int | None = None, *, seed_chosen: bool | None = None) -> "Game":
+    def new(cls, seed: int | None = None, *, seed_chosen: bool | None = None, day: str | None = None) -> "Game":
         """A new game on ``seed``, or on a fresh random one. ``seed_chosen`` says whether the player
-        chose the seed (a record of the game is then never verified); by default, whether one was given."""
+        chose the seed (a record of the game is then never verified); by default, whether one was given.
+        With ``day``, the day's game on that seed, its tiles drawn from its history."""
         chosen = seed is not None if seed_chosen is None else seed_chosen
         seed = _seed_or_fresh(seed)
-        return cls(board=start_board(_rng(seed, "start")), seed=seed, seed_chosen=chosen)
+        start = HistoryDraws(seed).rng() if day is not None else _rng(seed, "start")
+        return cls(board=start_board(start), seed=seed, seed_chosen=chosen, day=day)
 
     @classmethod
     def from_state(cls, state: dict, seed: int | None = None, *, seed_chosen: bool | None = None) -> "Game":
@@ -132,22 +166,27 @@ class Game:
         game.earlier = check_earlier(stored.get("earlier", []))
         game.seed_shown = check_bool("seed_shown", stored.get("seed_shown", False))
         game.fork_of = check_id(stored.get("fork_of"))
+        game.day = check_day(stored.get("daily"))
+        game.ranked = check_bool("ranked", stored.get("ranked", False))
         return game
 
     @classmethod
-    def replay(cls, seed: int, start: dict | None, directions) -> "Game":
-        """The game that ``seed``, the ``start`` state (None: a new game) and ``directions`` make.
+    def replay(cls, seed: int, start: dict | None, directions, day: str | None = None) -> "Game":
+        """The game that ``seed``, the ``start`` state (None: a new game) and ``directions`` make
+        (with ``day``: that day's game, its tiles drawn from its history).
 
         Raises InvalidState when a direction does not move the board: no game played it.
         """
-        *_, (game, _tile) = cls.replaying(seed, start, directions)
+        *_, (game, _tile) = cls.replaying(seed, start, directions, day)
         return game
 
     @classmethod
-    def replaying(cls, seed: int, start: dict | None, directions):
+    def replaying(cls, seed: int, start: dict | None, directions, day: str | None = None):
         """As ``replay``, one position at a time: the same game before each move and after the
         last, each with the tile the move before it placed, as (row, col, value) (None at the start)."""
-        game = cls.new(seed) if start is None else cls.from_state(start, seed)
+        if day is not None and start is not None:
+            raise InvalidState("a day's game starts new: it has no start state")
+        game = cls.new(seed, day=day) if start is None else cls.from_state(start, seed)
         yield game, None
         for number, direction in enumerate(directions, 1):
             game.keep_playing = game.won  # a move after the win means the player kept playing
@@ -190,10 +229,19 @@ class Game:
         self.moves = min(self.moves + 1, MAX_MOVES)  # a restored game at its bounds plays on
         self.score = min(self.score + gained, MAX_SCORE)
         self.won = self.won or max_tile(board) >= WIN_TILE
-        number = (self.start["moves"] if self.start else 0) + len(self.directions) + 1
-        self.board, (row, col), value = spawn(board, _rng(self.seed, number))
         self.directions.append(direction)
+        self.board, (row, col), value = spawn(board, self.draws())
         return gained, (row, col, value)
+
+    def draws(self) -> random.Random:
+        """The generator of the tile the last move brings: by the move's number (counted from the
+        game's very first move), or, in a day's game, from the directions played so far."""
+        if self.day is None:
+            return _rng(self.seed, (self.start["moves"] if self.start else 0) + len(self.directions))
+        if self._draws is None or self._draws.count != len(self.directions) - 1:
+            self._draws = HistoryDraws(self.seed, self.directions.to_letters()[:-1])
+        self._draws.add(self.directions.last())
+        return self._draws.rng()
 
     def undo(self) -> None:
         """Take the last move back: the position before it, and its randomness with it (the move
@@ -215,7 +263,8 @@ class Game:
         self.keep_playing = True
 
     def to_state(self) -> dict:
-        return {
+        """The state as the API shows it; a day's game says its day and whether it is ranked."""
+        state = {
             "board": unpack(self.board),
             "score": self.score,
             "won": self.won,
@@ -223,16 +272,17 @@ class Game:
             "keep_playing": self.keep_playing,
             "moves": self.moves,
         }
+        return state if self.day is None else {**state, "daily": self.day, "ranked": self.ranked}
 
     def start_state(self) -> dict:
         """The state as a restore gives it: ``over`` is always recomputed."""
         return {key: value for key, value in self.to_state().items() if key in STATE_KEYS}
 
     @classmethod
-    def replay_tiles(cls, seed: int, start: dict | None, directions) -> tuple["Game", bytes]:
+    def replay_tiles(cls, seed: int, start: dict | None, directions, day: str | None = None) -> tuple["Game", bytes]:
         """As ``replay``, with every tile the game placed (codes, see history.py): a new game's two
         start tiles first, then one a move."""
-        replaying = cls.replaying(seed, start, directions)
+        replaying = cls.replaying(seed, start, directions, day)
         game, _ = next(replaying)  # the one game, moved on in place by each step
         tiles = bytearray(start_tiles(game.board) if start is None else b"")
         tiles.extend(tile_code(*tile) for _game, tile in replaying)
@@ -242,7 +292,7 @@ class Game:
         """Replay the game from its seed, start and directions: the tiles it placed, and whether
         it is verified: played on the server from its first move, on a seed the server chose,
         and replaying to exactly this board and score."""
-        replayed, tiles = Game.replay_tiles(self.seed, self.start, self.directions)
+        replayed, tiles = Game.replay_tiles(self.seed, self.start, self.directions, self.day)
         exact = (replayed.board, replayed.score) == (self.board, self.score)
         return tiles, exact and self.start is None and not self.seed_chosen
 
@@ -270,6 +320,8 @@ class Game:
             "earlier": [[f"{board:x}", *rest] for board, *rest in self.earlier],
             "seed_shown": self.seed_shown,
             "fork_of": self.fork_of,
+            "daily": self.day,
+            "ranked": self.ranked,
         }
         return {
             **self.to_state(),

@@ -58,6 +58,11 @@ class Directions:
             del self.packed[index]
         return direction
 
+    def last(self) -> str:
+        """The last direction (there must be one)."""
+        index, slot = divmod(self.count - 1, PER_BYTE)
+        return DIRECTIONS[self.packed[index] >> (2 * slot) & 3]
+
     def __len__(self) -> int:
         return self.count
 

@@ -5,6 +5,7 @@ nothing else: callers may pass arbitrary decoded JSON.
 """
 
 import re
+from datetime import date
 
 from .board import CELL_BITS, EXPONENT_BY_VALUE, MAX_EXPONENT, MAX_TILE, SIZE, max_tile
 from .errors import InvalidState
@@ -21,6 +22,7 @@ MAX_MOVES = MAX_TILE
 COUNT_LIMITS = {"score": MAX_SCORE, "moves": MAX_MOVES, "hints": 2**53 - 1, "restores": 2**53 - 1, "undos": 2**53 - 1}
 SEED_LIMIT = 2**63
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{16}")
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _shown(value) -> str:
@@ -114,6 +116,19 @@ def check_id(value) -> str | None:
     """A game's id as the server makes them (or None for a game stored before games had one)."""
     if value is not None and not (isinstance(value, str) and GAME_ID.fullmatch(value)):
         raise InvalidState(f"a game id must be 16 URL-safe characters, got {_shown(value)}")
+    return value
+
+
+def check_day(value) -> str | None:
+    """A day's game's UTC date as YYYY-MM-DD (or None for any other game)."""
+    if value is None:
+        return None
+    try:
+        valid = isinstance(value, str) and DAY.fullmatch(value) and date.fromisoformat(value).isoformat() == value
+    except ValueError:
+        valid = False
+    if not valid:
+        raise InvalidState(f"a day must be a date as YYYY-MM-DD, got {_shown(value)}")
     return value
 
 

@@ -20,6 +20,12 @@ def index():
     return render_template("index.html", max_batch=MAX_BATCH)
 
 
+@bp.get("/daily")
+def daily():
+    """Today's game: the page plays it, and shows the day's leaderboards, through /api/daily."""
+    return render_template("daily.html", max_batch=MAX_BATCH)
+
+
 @bp.get("/sw.js")
 def service_worker():
     """The service worker (static/js/sw.js), served from the root: its scope is then every page.

@@ -35,7 +35,7 @@ def get_record(record_id):
 @limits.work_time
 def review_range(record_id):
     """The solver's review of one range of positions from ``from`` (analysed now or kept from before)."""
-    record = records.find(record_id)
+    record = records.replayable(records.find(record_id))
     first = query_number("from", 0, max(record.direction_count - 1, 0))
     played = list(review.directions_of(record))
     reviews = review.review_range(record, first, played)
@@ -50,7 +50,7 @@ def review_range(record_id):
 @bp.get("/<record_id>/mistakes")
 def mistakes(record_id):
     """The biggest mistakes among the positions reviewed so far, costliest first."""
-    record = records.find(record_id)
+    record = records.replayable(records.find(record_id))
     played = list(review.directions_of(record))
     return {
         "analysed": review.analysed(record.id),

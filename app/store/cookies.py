@@ -1,5 +1,11 @@
 """When the session cookie is sent: when new, now and then to push its expiry on, and when its settings change;
-and whether the app's cookies are Secure."""
+which cookie a request's session is in; and whether the app's cookies are Secure.
+
+A browser keeps two sessions, each holding one game: the game page's, in the session cookie, and
+the daily page's, whose requests say ``X-Game: daily`` (GAME_HEADER) and find their session in a
+cookie of its own (``session-daily``): playing today's game never moves the game in progress out of
+its session, nor the other way round. A request without the header (any API client) has one session.
+"""
 
 import time
 
@@ -8,6 +14,7 @@ from flask import request
 COOKIE_SENT = "_cookie_sent"  # in the session: [when its cookie was last sent (Unix time), with which settings]
 COOKIE_RESENDS_PER_LIFETIME = 10  # the cookie is sent again once a tenth of its lifetime has passed
 BOOKKEEPING_KEYS = frozenset({"_permanent", COOKIE_SENT})
+GAME_HEADER, DAILY = "X-Game", "daily"
 
 
 class CookiePolicy:
@@ -29,6 +36,10 @@ class CookiePolicy:
         elif COOKIE_SENT in session:
             del session[COOKIE_SENT]  # emptied: Flask-Session deletes it and its cookie
         super().save_session(app, session, response)
+
+    def get_cookie_name(self, app):
+        name = super().get_cookie_name(app)
+        return f"{name}-{DAILY}" if request.headers.get(GAME_HEADER) == DAILY else name
 
     def get_cookie_secure(self, app):
         return secure_cookies(app)

@@ -107,10 +107,19 @@ class LockedSessions:
         if not request.path.startswith(self.session_prefix):
             return self.make_null_session(app)
         try:
-            return super().open_session(app, request)
+            return self._opened(app, request)
         except (SessionBusy, StoreUnavailable) as error:
             g.session_error = error
             return self.make_null_session(app)
+
+    def _opened(self, app, request):
+        """Flask-Session's open_session, reading the cookie this request's game names (get_cookie_name:
+        the daily page's game has a session of its own, cookies.py); ids are not signed here."""
+        sid = request.cookies.get(self.get_cookie_name(app))
+        data = self._retrieve_session_data(self._get_store_id(sid)) if sid else None
+        if data is None:
+            return self.session_class(sid=self._generate_sid(self.sid_length), permanent=self.permanent)
+        return self.session_class(data, sid=sid)
 
     def _retrieve_session_data(self, store_id):
         handle, data = self._lock_and_read(store_id)

@@ -45,8 +45,8 @@ function backoffDelay(attempt, retryAfter = null) {
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One request: its JSON answer, or an ApiError. */
-async function request(url, method, body) {
-  const init = { method, credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } };
+async function request(url, method, body, headers) {
+  const init = { method, credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json', ...headers } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -75,12 +75,15 @@ async function request(url, method, body) {
   return data;
 }
 
-/** Requests under `root` (the page data's apiRoot): `call(method, path, body)`, each one request. */
-export const caller = (root) => (method, path, body) => request(root + path, method, body);
+/**
+ * Requests under `root` (the page data's apiRoot), each with `headers` (the daily page's name its
+ * game): `call(method, path, body)`, each one request.
+ */
+export const caller = (root, headers = {}) => (method, path, body) => request(root + path, method, body, headers);
 
 /** The game's API under `root`. Each call is one request: retrying is the caller's choice of withRetry. */
-export function createApi(root = '/api') {
-  const call = caller(root);
+export function createApi(root = '/api', headers = {}) {
+  const call = caller(root, headers);
   return {
     getGame: () => call('GET', '/game'),
     newGame: (seed) => call('POST', '/game', seed === undefined ? {} : { seed }),
@@ -94,6 +97,8 @@ export function createApi(root = '/api') {
     undo: (moves) => call('POST', '/game/undo', { moves }),
     hint: () => call('POST', '/game/hint', {}),
     autoplay: () => call('POST', '/game/autoplay', {}),
+    /** Any other request, `call(method, path, body)` (the daily page's own). */
+    call,
   };
 }
 

@@ -1,6 +1,6 @@
-// The question before a game with moves is thrown away: the New-game dialog (controls.js loads
-// this module, and it its style, when it is first needed). Escape, Keep playing or a click on the
-// backdrop keep the game.
+// The question before a game with moves is thrown away: the New-game dialog, made here from the
+// page's texts (controls.js loads this module, and it its style, when it is first needed, so the
+// page's first load carries neither). Escape, Keep playing or a click on the backdrop keep the game.
 
 import { loadStyle } from './page.js';
 
@@ -10,9 +10,22 @@ function outside(dialog, { clientX: x, clientY: y }) {
   return x < box.left || x > box.right || y < box.top || y > box.bottom;
 }
 
-/** Bind the dialog's answers once its style applies; resolves to what shows it. */
-export async function bindConfirm(dialog, { game, board }) {
+/** The dialog in `doc`: the question (`messages.confirmNew`), Keep playing and New game (`label`). */
+function makeDialog(doc, messages, label) {
+  const make = (tag, props) => Object.assign(doc.createElement(tag), props);
+  const button = (value, textContent) => make('button', { type: 'button', className: 'button', value, textContent });
+  const dialog = make('dialog', { className: 'confirm', id: 'confirm-new-game' });
+  const question = make('p', { id: 'confirm-text', textContent: messages.confirmNew });
+  dialog.setAttribute('aria-labelledby', question.id);
+  dialog.append(question, Object.assign(button('keep', messages.keepGame), { autofocus: true }), button('new', label));
+  doc.body.append(dialog);
+  return dialog;
+}
+
+/** Make the dialog (the New game `button`'s) and bind its answers once its style applies; resolves to what shows it. */
+export async function bindConfirm(button, { game, board, messages }) {
   await loadStyle('confirm');
+  const dialog = makeDialog(button.ownerDocument, messages, button.textContent);
   dialog.addEventListener('click', (event) => {
     const choice = event.target.closest('button');
     if (choice) dialog.close(choice.value);

@@ -21,8 +21,8 @@ const disabledWhile = (game, buttons, test) => game.onStateChange((state) => {
 });
 
 /** New game, asked first (confirm.js, loaded then) when it would throw away a game with moves. */
-function bindNewGame(button, dialog, { game, board, notice }) {
-  const confirm = lazily(() => import('./confirm.js').then((m) => m.bindConfirm(dialog, { game, board })), notice);
+function bindNewGame(button, { game, board, notice, messages }) {
+  const confirm = lazily(() => import('./confirm.js').then((m) => m.bindConfirm(button, { game, board, messages })), notice);
   const ask = onLoaded(confirm, (showDialog) => showDialog());
   return listen(button, 'click', () => (game.inProgress() ? ask() : game.newGame()));
 }
@@ -140,7 +140,7 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
     listen($('overlay-new-game'), 'click', () => game.newGame()),
     listen($('try-again'), 'click', () => game.newGame()),
     listen($('keep-playing'), 'click', () => game.keepPlaying()),
-    bindNewGame($('new-game'), $('confirm-new-game'), { game, board, notice }),
+    bindNewGame($('new-game'), { game, board, notice, messages }),
     bindUndo(doc, $('undo'), { game, messages, notice }),
     listen($('main'), 'click', (event) => {
       const button = event.target.closest('button');

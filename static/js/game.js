@@ -1,16 +1,42 @@
 // The game as the player sees it: the server's confirmed game with the moves on their way
 // predicted on top of it (slide.js's project), shown on the board, the scores and the overlay
-// (display.js).
+// (display.js), and when to ask the server for its sealed copy of the game.
 //
 // A key press slides the tiles at once (static/js/slide.js predicts the slide); the new tile
 // appears when the server's answer brings it, and the server's answer always wins. The
 // conversation with the server lives in static/js/server.js.
 
 import { createDisplay } from './display.js';
-import { createSeals } from './seals.js';
+import { loadOnce } from './page.js';
 import { connect } from './server.js';
 import { predictMove, project } from './slide.js';
 import { isFinished } from './state.js';
+
+const PLAYED_HERE = new Set(['moved', 'kept', 'restored', 'undone']); // the changes this window made
+
+/**
+ * The server's sealed copy of the game, kept in this browser: asked once play pauses, so that if
+ * the server forgets the session, the restore that carries it keeps the game verified
+ * (app/seals.py). What asks and keeps it, sealed-copy.js, is loaded after the first change made
+ * here, or a restore. `state()`: the confirmed game; `ask()`: the server's sealed copy of it;
+ * `isBusy()`: play goes on.
+ */
+function createSeals(parts) {
+  const keeper = loadOnce(() => import('./sealed-copy.js').then((copy) => copy.createKeeper(parts)));
+
+  return {
+    /** Resolves to the token of the sealed copy kept for `game`, if the page has one. */
+    tokenFor: (game) => keeper().then((k) => k.tokenFor(game), () => undefined),
+    /**
+     * The confirmed game changed: a new one has no copy yet; after a change made here, ask for one
+     * once play pauses (after another window's change, that window asks).
+     */
+    changed(kind) {
+      if (kind !== 'new' && !PLAYED_HERE.has(kind)) return;
+      keeper().then((k) => (kind === 'new' ? k.forget() : k.keepLater()), () => {}); // not loaded: next time
+    },
+  };
+}
 
 /** A set of listeners; one that throws does not keep the others from hearing. */
 function createListeners() {

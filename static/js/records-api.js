@@ -1,11 +1,11 @@
 // The records' part of the JSON API (api.js's one client and retry policy): saving the session's
-// game, a record, and the solver's review of it; for the record menu and the replay page.
+// game, a record, and the solver's review of it; for the record menu, the replay and the daily page.
 
 import { caller, withRetry } from './api.js';
 
-/** The records' API under `root` (the page data's apiRoot); each call is one request. */
-export function createRecordsApi(root = '/api') {
-  const call = caller(root);
+/** The records' API under `root` (the page data's apiRoot), with `headers` (api.js's caller); each call is one request. */
+export function createRecordsApi(root = '/api', headers = {}) {
+  const call = caller(root, headers);
   return {
     /** Save the session's game under `name`: {id, url}. Sent once: a retry after a lost answer would save it twice. */
     saveRecord: (name) => call('POST', '/records', { name }),

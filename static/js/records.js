@@ -5,7 +5,12 @@ import { pageData } from './page.js';
 import { createRecordsApi } from './records-api.js';
 import { read, write } from './storage.js';
 
-const NAME_KEY = '2048-record-name'; // the name the player last saved a record under
+const NAME_KEY = '2048-record-name';
+
+/** The name the player last saved a record under, '' when none (the daily page's form uses it too). */
+export const loadRecordName = () => read(NAME_KEY) || '';
+
+export const saveRecordName = (name) => write(NAME_KEY, name);
 
 /**
  * `menu`: the page's <details> holding the name form and a status line; `messages` has its texts
@@ -17,7 +22,7 @@ export function createRecordMenu(menu, { game, messages }) {
   const form = menu.querySelector('form');
   const name = form.querySelector('input');
   const result = menu.querySelector('[role=status]');
-  if (!name.value) name.value = read(NAME_KEY) || ''; // unless typed while this module loaded
+  if (!name.value) name.value = loadRecordName(); // unless typed while this module loaded
 
   function say(text, link) {
     result.replaceChildren(text);
@@ -45,7 +50,7 @@ export function createRecordMenu(menu, { game, messages }) {
       say(messages.failed);
       return;
     }
-    write(NAME_KEY, name.value.trim());
+    saveRecordName(name.value.trim());
     if (action === 'review') {
       window.location.assign(`${saved.url}#review`);
     } else {

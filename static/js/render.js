@@ -16,11 +16,12 @@ const key = (row, col) => `${row},${col}`;
 
 /**
  * The board as a screen reader reads it: a table of 4 rows of 4 cells in reading order, each
- * a value or "empty" (the animated tiles are hidden from it); spoken.js reads it out whole.
+ * a value or "empty" (the animated tiles are hidden from it); the page sends its headings, the
+ * cells are made here; spoken.js reads it out whole.
  */
 export class BoardTable {
   constructor(table, { empty, format }) {
-    this.cells = [...table.tBodies[0].querySelectorAll('td')];
+    this.cells = [...table.tBodies[0].rows].flatMap((row) => [0, 1, 2, 3].map(() => row.insertCell()));
     this.empty = empty;
     this.format = format;
   }

@@ -1,5 +1,5 @@
 // Asking the server for its sealed copy of the game once play pauses, and keeping it in this
-// browser (seals.js loads this module after the first change made in this window, or to put a
+// browser (game.js loads this module after the first change made in this window, or to put a
 // game back).
 
 import { read, write } from './storage.js';

@@ -1,11 +1,14 @@
 // localStorage persistence that never throws: private mode, disabled storage or a full quota
-// just mean no persistence. The best score and the game kept in this browser, so that nothing is
-// lost when the server forgets a session.
+// just mean no persistence. The best score and the game, kept in this browser so that nothing is
+// lost when the server forgets a session. A page whose data names a prefix (`apart`: the daily
+// page's) keeps its own, under names of its own.
 
+import { pageData } from './page.js';
 import { isGameState, pickState } from './state.js';
 
 const BEST_KEY = 'bestScore';
 const STATE_KEY = 'gameState';
+const apart = pageData().apart || '';
 
 function storage() {
   try {
@@ -19,7 +22,7 @@ function storage() {
 export function read(key) {
   try {
     const s = storage();
-    return s ? s.getItem(key) : null;
+    return s ? s.getItem(apart + key) : null;
   } catch {
     return null;
   }
@@ -29,7 +32,7 @@ export function read(key) {
 export function write(key, value) {
   try {
     const s = storage();
-    if (s) s.setItem(key, value);
+    if (s) s.setItem(apart + key, value);
   } catch {
     // quota exceeded or storage disabled: play on without persistence
   }
@@ -63,7 +66,7 @@ export function saveGame(state) {
 /** Call listener() when another window of this browser saves a game; returns an unsubscribe. */
 export function onGameSaved(listener) {
   const handler = (event) => {
-    if (event.key === STATE_KEY) listener();
+    if (event.key === apart + STATE_KEY) listener();
   };
   window.addEventListener('storage', handler);
   return () => window.removeEventListener('storage', handler);

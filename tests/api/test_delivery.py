@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import brotli
 import pytest
 
-PAGES = ["/", "/rules", "/strategy", "/solver", "/stats"]
+PAGES = ["/", "/daily", "/rules", "/strategy", "/solver", "/stats"]
 IMMUTABLE = "public, max-age=31536000, immutable"
 DECODE = {"br": brotli.decompress, "gzip": gzip.decompress}
 

@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-PAGES = ["/", "/rules", "/strategy", "/solver", "/stats"]
+PAGES = ["/", "/daily", "/rules", "/strategy", "/solver", "/stats"]
 CZECH = "cs-CZ,cs;q=0.9,en;q=0.8"
 
 

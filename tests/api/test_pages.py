@@ -104,7 +104,7 @@ CZECH_TARGET = re.compile(r"\bcíl(e|i|em|ů|ům|ech)?\b", re.IGNORECASE)
 GOAL_HEADING = re.compile(r">Cíl<")
 
 
-@pytest.mark.parametrize("path", ["/", "/rules", "/strategy", "/solver", "/records", "/stats"])
+@pytest.mark.parametrize("path", ["/", "/daily", "/rules", "/strategy", "/solver", "/records", "/stats"])
 @pytest.mark.parametrize("language", ["en", "cs"])
 def test_no_page_shows_a_command_line_or_a_target(client, path, language):
     reply = client.get(path, headers={"Accept-Language": language})
@@ -131,6 +131,15 @@ def test_the_statistics_page_answers_in_both_languages_and_is_in_the_navigation(
     html = reply.get_data(as_text=True)
     assert reply.status_code == 200 and f"<h1>{heading}</h1>" in html
     assert '<a href="/stats" aria-current="page">' in html and '<a href="/records">' in html
+
+
+@pytest.mark.parametrize(("language", "heading"), [("en", "Today's game"), ("cs", "Dnešní hra")])
+def test_todays_game_answers_in_both_languages_and_is_in_the_navigation(client, language, heading):
+    html = client.get("/daily", headers={"Accept-Language": language}).get_data(as_text=True)
+    assert f'<h1 class="daily-title">{heading}</h1>' in html
+    assert f'<a href="/daily" aria-current="page">{heading}</a>' in html
+    game_page = client.get("/", headers={"Accept-Language": language}).get_data(as_text=True)
+    assert f'<a href="/daily">{heading}</a>' in game_page
 
 
 def test_the_statistics_page_says_the_limit_the_browser_keeps(app, client):

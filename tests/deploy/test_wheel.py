@@ -12,7 +12,7 @@ from tests.support.servers import free_port, gunicorn_server
 
 pytestmark = pytest.mark.slow
 
-PAGES = ["/", "/rules", "/strategy", "/solver", "/records", "/stats"]
+PAGES = ["/", "/daily", "/rules", "/strategy", "/solver", "/records", "/stats"]
 
 
 def test_the_wheel_holds_the_pages_their_files_the_catalogs_and_the_migrations(wheel):

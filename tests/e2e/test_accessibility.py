@@ -6,7 +6,7 @@ from .helpers import axe_violations, wait_idle
 
 pytestmark = pytest.mark.e2e
 
-PAGES = ["/", "/rules", "/strategy", "/solver", "/records", "/stats", "/no-such-page"]
+PAGES = ["/", "/daily", "/rules", "/strategy", "/solver", "/records", "/stats", "/no-such-page"]
 SCREENS = {"desktop": {"width": 1024, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
@@ -21,7 +21,9 @@ def test_no_page_has_any_accessibility_violation(page, console_guard, language, 
     for path in PAGES:
         page.goto(f"/language/{language}?next={path}")
         assert page.locator("html").get_attribute("lang") == language
-        if path == "/":
+        if path == "/daily":
+            page.wait_for_function("() => document.getElementById('daily').dataset.ready === 'true'")
+        if path in ("/", "/daily"):
             wait_idle(page)
         found[path] = axe_violations(page)
     assert found == {path: [] for path in PAGES}

@@ -1,6 +1,8 @@
 """The game page's screenshots in docs/screenshots/: desktop and phone, light and dark, and the
-game-over overlay; a replay with its review on a laptop and a phone; the offline page. Served by
-this process from a temporary instance folder.
+game-over overlay; a replay with its review on a laptop and a phone; the offline page; and the
+daily page's: a finished game with the day's and yesterday's leaderboards on a laptop, a game under
+way on a phone, light and dark, and in Czech. Served by this process from a temporary instance
+folder (the clock moved back a day for yesterday's games).
 
     python -m tests.support.screenshots [--out docs/screenshots]
 """
@@ -8,8 +10,10 @@ this process from a temporary instance folder.
 import argparse
 import random
 import tempfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import time_machine
 from playwright.sync_api import sync_playwright
 
 from app import create_app
@@ -55,6 +59,79 @@ def shoot(browser, base_url, out: Path) -> list[Path]:
     ready(page)
     taken.append(out / "game-over.png")
     page.screenshot(path=taken[-1])
+    context.close()
+    return taken
+
+
+DAILY = {"X-Game": "daily"}
+PLAYERS = ["Ada", "Bohumil", "Chen", "Dagmar", "Emil"]
+
+
+def daily_game(request, name, seed, moves=None):
+    """An attempt at today's game through the API (the daily page's session), played at random to
+    its end (or ``moves`` moves), then saved under ``name`` unless it is None."""
+    rng = random.Random(seed)
+    started = request.post("/api/daily", data={}, headers=DAILY)
+    assert started.status == 201, started.text()
+    state = started.json()
+    while not state["over"] and (moves is None or state["moves"] < moves):
+        if state["won"] and not state["keep_playing"]:
+            state = request.post("/api/game/keep-playing", data={}, headers=DAILY).json()
+        board = pack(state["board"])
+        direction = rng.choice([d for d in DIRECTIONS if move(board, d)[0] != board])
+        state = request.post("/api/game/moves", data={"direction": direction}, headers=DAILY).json()
+    if name is not None:
+        assert request.post("/api/records", data={"name": name}, headers=DAILY).ok
+    return state
+
+
+def others_play(playwright, base_url, seeds):
+    """Other browsers' finished and saved games of the day (each its own cookies: ranked)."""
+    for name, seed in zip(PLAYERS, seeds, strict=False):
+        request = playwright.request.new_context(base_url=base_url)
+        daily_game(request, name, seed)
+        request.dispose()
+
+
+def daily_ready(page):
+    page.wait_for_function("() => document.getElementById('daily').dataset.ready === 'true'")
+    ready(page)
+
+
+def shoot_daily(playwright, browser, app, base_url, out: Path) -> list[Path]:
+    now = datetime.now(UTC)
+    with time_machine.travel(now - timedelta(days=1), tick=True):
+        others_play(playwright, base_url, range(10, 14))
+    app.test_cli_runner().invoke(args=["daily", "par"])
+    others_play(playwright, base_url, range(20, 24))
+    taken = []
+    context = browser.new_context(base_url=base_url, viewport=SCREENS["desktop"], reduced_motion="reduce")
+    page = context.new_page()
+    daily_game(page.request, "You", 7)
+    page.goto("/daily")
+    daily_ready(page)
+    page.get_by_test_id("daily-share").click()
+    page.get_by_test_id("share-text").wait_for()
+    taken.append(out / "daily-desktop-light.png")
+    page.screenshot(path=taken[-1], full_page=True)
+    context.close()
+    for scheme in ("light", "dark"):
+        context = browser.new_context(
+            base_url=base_url, viewport=SCREENS["phone"], color_scheme=scheme, reduced_motion="reduce"
+        )
+        page = context.new_page()
+        daily_game(page.request, None, 3, moves=60)
+        page.goto("/daily")
+        daily_ready(page)
+        taken.append(out / f"daily-phone-{scheme}.png")
+        page.screenshot(path=taken[-1])
+        context.close()
+    context = browser.new_context(base_url=base_url, viewport=SCREENS["phone"], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto("/language/cs?next=/daily")
+    daily_ready(page)
+    taken.append(out / "daily-phone-cs.png")
+    page.screenshot(path=taken[-1], full_page=True)
     context.close()
     return taken
 
@@ -116,12 +193,16 @@ def main():
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    app = create_app({"TESTING": True, "INSTANCE_PATH": tempfile.mkdtemp(), "RATELIMIT_ENABLED": False})
+    # One address plays every game here, quickly, through the API: no player's limits apply.
+    limits = {"RATELIMIT_ENABLED": False, "DAILY_ADDRESS_LIMIT": 100}
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tempfile.mkdtemp(), **limits})
     with served(app) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
         for shot in (shoot, shoot_review, shoot_offline):
             for path in shot(browser, url, args.out):
                 print(path)
+        for path in shoot_daily(playwright, browser, app, url, args.out):
+            print(path)
 
 
 if __name__ == "__main__":

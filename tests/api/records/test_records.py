@@ -44,7 +44,8 @@ def test_a_saved_game_reads_back_with_every_field(client):
     assert replay["start"] is None and len(replay["directions"]) == 60 and len(replay["tiles"]) == 62
     assert replay["seed"] is None, "the game can still move: its seed would tell every tile to come"
     assert set(record) == {"id", "name", "score", "max_tile", "moves", "verified", "assisted", "restored", "used_undo",
-                           "finished", "created", "replay"}  # fmt: skip
+                           "finished", "created", "daily", "ranked", "replay"}  # fmt: skip
+    assert (record["daily"], record["ranked"]) == (None, False)  # not a day's game
 
 
 def test_the_replay_of_a_verified_record_reproduces_the_game(client):

@@ -1,0 +1,159 @@
+"""Today's game: one board a day for everyone, committed to before it is played, revealed after.
+
+A day is a UTC date. Its seed derives from the server's key and the date (app/seals.py), and from
+the day's start ``GET /api/daily`` shows its commitment, the SHA-256 of the seed written in
+decimal: the seed stays secret while the day's games can move, and is shown DAILY_REVEAL_DELAY
+after the day ends, so that anyone can check every game of the day against the commitment. The
+day's games draw each tile from their history (app/engine/game.py): the same directions bring
+everyone the same tiles, and a line nobody else played brings tiles no other attempt foretells.
+
+A fair attempt (app/games.py keeps the rules in play): no hint, auto-play or undo; a browser's first
+attempt of the day is ranked (its session remembers the day), other attempts are practice; and at
+most DAILY_ADDRESS_LIMIT ranked attempts per client address a day, counted here in the records'
+database (every worker and replica shares it) under a keyed hash of the address. The day's
+leaderboard lists the ranked games of the day that are over; ``flask daily par`` (app/par.py)
+adds what the solver scores on the day once it is revealed.
+"""
+
+import hashlib
+from datetime import UTC, date, datetime, time, timedelta
+
+from flask import current_app, session
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+
+from . import database, limits, seals
+from .database import DailyAttempt, DailyPar, Record, db
+from .engine.state import check_day
+from .errors import ApiError
+
+FIRST_ATTEMPT = "daily_first"  # in the session: the day of its browser's first attempt
+LEADERBOARD_SIZE, MAX_LEADERBOARD_SIZE = 20, 100
+KEPT_DAYS = 2  # the attempts' counts are kept this many days: enough for the day and the one before
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def today() -> str:
+    return now().date().isoformat()
+
+
+def day_after(day: str, days: int = 1) -> str:
+    return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
+
+
+def _midnight_after(day: str) -> datetime:
+    return datetime.combine(date.fromisoformat(day) + timedelta(days=1), time(), UTC)
+
+
+def reveal_time(day: str) -> datetime:
+    """When the day's seed is shown: DAILY_REVEAL_DELAY seconds after the day ends."""
+    return _midnight_after(day) + timedelta(seconds=float(current_app.config["DAILY_REVEAL_DELAY"]))
+
+
+def revealed(day: str) -> bool:
+    """Whether the day's seed is shown: its games can move no more, and anyone can replay them."""
+    return now() >= reveal_time(day)
+
+
+def seconds_until(moment: datetime) -> int:
+    return max(0, int(-(-(moment - now()).total_seconds() // 1)))
+
+
+def seed(day: str) -> int:
+    return seals.day_seed(day)
+
+
+def commitment(day: str) -> str:
+    """The SHA-256, in hex, of the day's seed written in decimal ASCII."""
+    return hashlib.sha256(str(seed(day)).encode("ascii")).hexdigest()
+
+
+def requested_day(text) -> str:
+    """A day named in a request: YYYY-MM-DD, no later than today (400 otherwise)."""
+    try:
+        day = check_day(text)
+    except ValueError as error:
+        raise ApiError(400, "invalid_date", str(error)) from None
+    if day is None or day > today():
+        raise ApiError(400, "invalid_date", "date must be a day up to today, as YYYY-MM-DD")
+    return day
+
+
+def about(day: str) -> dict:
+    """A day as the API shows it: its date and commitment, and its seed once revealed (else null),
+    in decimal as a string: the very text the commitment hashes, and more digits than a JavaScript
+    number holds exactly."""
+    return {"date": day, "seed": str(seed(day)) if revealed(day) else None, "commitment": commitment(day)}
+
+
+def info(game=None) -> dict:
+    """``GET /api/daily``: today, the time left in it, yesterday (its seed once revealed), and this
+    session's day's game if it holds one (``game``) and whether a new attempt now would be ranked."""
+    day = today()
+    yesterday = day_after(day, -1)
+    return {
+        "date": day,
+        "commitment": commitment(day),
+        "ends_in": seconds_until(_midnight_after(day)),
+        "previous": {**about(yesterday), "reveals_in": seconds_until(reveal_time(yesterday))},
+        "game": None if game is None or game.day is None else {**game.to_state(), "helped": game.helped},
+        "next_ranked": _browser_may_rank(day) and _ranked_left(day, _address()) > 0,
+    }
+
+
+def _browser_may_rank(day: str) -> bool:
+    return session.get(FIRST_ATTEMPT) != day
+
+
+def _address() -> str:
+    return seals.keyed_name(limits.client_address())
+
+
+def _ranked_left(day: str, address: str) -> int:
+    database.ensure_schema()
+    counted = select(func.count()).where(DailyAttempt.day == day, DailyAttempt.address == address)
+    return int(current_app.config["DAILY_ADDRESS_LIMIT"]) - db.session.scalar(counted)
+
+
+def claim_ranked(day: str, game_id: str) -> bool:
+    """Whether a new attempt at ``day``'s game, ``game_id``, is ranked: the browser's first of the
+    day, within its address's DAILY_ADDRESS_LIMIT. The session remembers the day either way."""
+    first = _browser_may_rank(day)
+    session[FIRST_ATTEMPT] = day
+    if not first:
+        return False
+    address = _address()
+    db.session.execute(delete(DailyAttempt).where(DailyAttempt.day < day_after(day, -KEPT_DAYS)))
+    for _attempt in range(3):
+        left = _ranked_left(day, address)
+        if left <= 0:
+            db.session.commit()
+            return False
+        number = int(current_app.config["DAILY_ADDRESS_LIMIT"]) - left + 1
+        db.session.add(DailyAttempt(day=day, address=address, number=number, game_id=game_id))
+        try:
+            db.session.commit()
+            return True
+        except IntegrityError:  # another attempt from the address took that place meanwhile
+            db.session.rollback()
+    return False
+
+
+def listed(query):
+    """Records a day's leaderboard may list: ranked, verified, over, and not taken down by the host."""
+    return query.where(Record.ranked.is_(True), Record.verified.is_(True), Record.over.is_(True),
+                       Record.hidden.is_(False))
+
+
+def leaderboard(day: str, limit: int) -> list[Record]:
+    """The day's ranked games that are over, best score first (the earlier of equal scores first)."""
+    query = listed(select(Record).where(Record.day == day))
+    return db.session.scalars(query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)).all()
+
+
+def par(day: str) -> DailyPar | None:
+    """What the solver scored on the day's game (None until ``flask daily par`` has played it)."""
+    return db.session.get(DailyPar, day)

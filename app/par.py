@@ -1,0 +1,63 @@
+"""``flask daily par [DATE]``: the solver plays a day's game once its seed is revealed, and its score
+is kept as the day's par, shown beside the day's leaderboard.
+
+It runs from cron (docs/deployment.md), never inside a request: a game takes the solver minutes.
+Each move is thought about for DAILY_PAR_BUDGET_MS (``--budget-ms``), in the solver's slot as a
+review's positions are (app/hints.py): a player's hint on the same machine goes first, and the
+par waits for it. Played again, a day's par is replaced by the new one.
+"""
+
+import time
+
+import click
+from flask import current_app
+from flask.cli import AppGroup
+
+from . import daily, hints
+from .database import DailyPar, db, migrate_schema
+from .engine import Game, max_tile
+
+cli = AppGroup("daily", help="Today's game: the solver's par of a finished day.")
+WAIT_FOR_HINTS = 0.05  # seconds to wait when a player's hint has the solver
+
+
+@cli.command("par")
+@click.argument("date", required=False)
+@click.option("--budget-ms", type=float, help="The solver's time a move (default: FLASK_DAILY_PAR_BUDGET_MS).")
+def par_command(date, budget_ms):
+    """Play DATE's game (default: yesterday's) with the solver and keep its score as the day's par."""
+    migrate_schema()
+    day = date or daily.day_after(daily.today(), -1)
+    try:
+        day = daily.requested_day(day)
+    except daily.ApiError as error:
+        raise click.BadParameter(error.message, param_hint="DATE") from None
+    if not daily.revealed(day):
+        raise click.ClickException(f"the game of {day} can still be played: its par waits until its seed is revealed")
+    budget = float(current_app.config["DAILY_PAR_BUDGET_MS"]) if budget_ms is None else budget_ms
+    game = play(day, budget)
+    kept = db.session.get(DailyPar, day) or DailyPar(day=day)
+    kept.score, kept.max_tile, kept.moves, kept.budget_ms = game.score, max_tile(game.board), game.moves, budget
+    kept.computed = daily.now()
+    db.session.add(kept)
+    db.session.commit()
+    click.echo(f"par of {day}: {game.score} points, largest tile {max_tile(game.board)}, {game.moves} moves"
+               f" ({budget:g} ms a move)")  # fmt: skip
+
+
+def play(day, budget_ms):
+    """The day's game played to its end by the solver (on past 2048), ``budget_ms`` a move."""
+    game = Game.new(daily.seed(day), seed_chosen=False, day=day)
+    while not game.over:
+        if game.won and not game.keep_playing:
+            game.choose_keep_playing()
+        game.play(_suggestion(game.board, budget_ms).direction)
+    return game
+
+
+def _suggestion(board, budget_ms):
+    while True:
+        try:
+            return hints.review(board, budget_ms, current_app.instance_path)
+        except hints.SolverBusy:
+            time.sleep(WAIT_FOR_HINTS)

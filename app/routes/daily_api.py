@@ -1,0 +1,36 @@
+"""/api/daily: today's game, its commitment and its leaderboard. Thin routes: the day is app/daily.py's,
+the game in the session app/games.py's; moves, keep-playing and records go by the usual routes."""
+
+from flask import Blueprint, request
+
+from .. import daily, database, games, limits, records
+from ..requests import json_object, query_number
+
+bp = database.uses_records(limits.api_routes(Blueprint("daily_api", __name__, url_prefix="/api/daily")))
+
+
+@bp.get("")
+def today():
+    """Today's date, commitment and time left, yesterday's seed once revealed, and this session's day's game."""
+    return daily.info(games.load_game())
+
+
+@bp.post("")
+@limits.per_address("DAILY_GAME_RATE_LIMIT")
+def start():
+    """Today's game in a new session: ranked for the browser's first attempt of the day, else practice."""
+    json_object()
+    return games.start_daily().to_state(), 201
+
+
+@bp.get("/leaderboard")
+def leaderboard():
+    """The day's ranked games that are over, best first, and the solver's par once computed."""
+    day = daily.requested_day(request.args.get("date", daily.today()))
+    limit = query_number("limit", daily.LEADERBOARD_SIZE, daily.MAX_LEADERBOARD_SIZE, low=1)
+    par = daily.par(day)
+    return {
+        **daily.about(day),
+        "records": [records.summary(record) for record in daily.leaderboard(day, limit)],
+        "par": None if par is None else par.score,
+    }

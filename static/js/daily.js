@@ -1,0 +1,270 @@
+// The daily page (/daily): today's game, played as the game page plays its game (game.js and its
+// parts), in a session of its own (every request says X-Game: daily) and under names of its own in
+// this browser (the page data's `apart`, storage.js), with no hint, auto-play or undo. Around it: the day's date and
+// the countdown to the next, the day's leaderboard, yesterday's with the solver's par, the days in a
+// row played here, and a share that tells the score and the board's colours, nothing of its tiles.
+
+import { createApi, withRetry } from './api.js';
+import { boardSquares, clock, markPlayed, playedDays, streaks } from './daily-parts.js';
+import { createGame } from './game.js';
+import { bindKeyboard, bindSwipe } from './input.js';
+import { fill, numberFormat, pageData } from './page.js';
+import { createRecordsApi, withBoundedRetry } from './records-api.js';
+import { loadRecordName, saveRecordName } from './records.js';
+import { createScreen } from './render.js';
+import { isFinished } from './state.js';
+import * as storage from './storage.js';
+
+const $ = (id) => document.getElementById(id);
+const { apiRoot, maxBatch, messages, home } = pageData();
+const lang = document.documentElement.lang || undefined;
+const format = numberFormat();
+const DAY_KEY = 'daily:day'; // the day of the game kept under the daily names
+const MINE_KEY = 'daily:mine'; // the ids of the records saved here, marked on the leaderboards
+const EMPTY = [0, 0, 0, 0];
+const NO_GAME = { board: [EMPTY, EMPTY, EMPTY, EMPTY], score: 0, won: false, over: false, keep_playing: false, moves: 0 };
+
+const server = createApi(apiRoot, { 'X-Game': 'daily' });
+const recordsApi = createRecordsApi(apiRoot, { 'X-Game': 'daily' });
+let today = null; // GET /api/daily's answer
+let shown = { day: null, ranked: false }; // the game on the board, as the server last said: its day, whether ranked
+let target = 0; // when the next day starts, by this browser's clock
+
+function remember(key, value) {
+  try {
+    window.localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // no storage: forgotten with the page
+  }
+}
+
+function recall(key, fallback) {
+  try {
+    return JSON.parse(window.localStorage.getItem(key)) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+const timeOfDay = (moment) => new Intl.DateTimeFormat(lang, { timeStyle: 'short' }).format(moment);
+const isNoGame = (state) => !state || state.board.every((row) => row.every((value) => value === 0));
+
+/** An answer with a game in it tells which day's game the board shows, and whether it is ranked. */
+function noted(answer) {
+  if (answer && Array.isArray(answer.board)) {
+    shown = answer.daily ? { day: answer.daily, ranked: !!answer.ranked } : { day: null, ranked: false };
+    if (shown.day) remember(DAY_KEY, shown.day);
+  }
+  return answer;
+}
+
+// The game's conversation, as game.js has it with the game page's: the session's game is its day's
+// game (GET /api/daily says which; none shows an empty board), and a new game is a new attempt.
+const api = {
+  ...server,
+  async getGame() {
+    today = await server.call('GET', '/daily');
+    showDay();
+    return today.game ? noted(today.game) : { ...NO_GAME, created: true };
+  },
+  async newGame() {
+    const started = noted(await server.call('POST', '/daily', {}));
+    if (today) today.next_ranked = false; // the browser's first attempt of the day is played
+    return started;
+  },
+  putGame: async (state, token) => noted(await server.putGame(state, token)),
+  move: async (...args) => noted(await server.move(...args)),
+  keepPlaying: async () => noted(await server.keepPlaying()),
+};
+
+const screen = createScreen(document, messages, () => game.updateBusy());
+const game = createGame({ ...screen, api, storage, messages, maxBatch });
+
+/** The words above the board and the start button, for the game shown and the day. */
+function showStatus(state) {
+  const status = $('daily-status');
+  const start = $('daily-start');
+  const yesterday = today && shown.day === today.previous.date;
+  const finished = isFinished(state);
+  if (isNoGame(state)) status.textContent = status.dataset.intro ??= status.textContent;
+  else if (!shown.day) status.textContent = messages.notToday;
+  else if (yesterday && !finished) {
+    const closes = new Date(Date.now() + today.previous.reveals_in * 1000);
+    status.textContent = fill(messages.yesterdayGame, { time: timeOfDay(closes) });
+  } else status.textContent = shown.ranked ? messages.ranked : messages.practice;
+  start.hidden = !(isNoGame(state) || !shown.day || finished || yesterday);
+  start.textContent = today && today.next_ranked ? messages.startRanked : messages.startPractice;
+  $('daily-result').hidden = !(finished && shown.day);
+}
+
+function showDay() {
+  const date = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${today.date}T00:00:00Z`));
+  $('daily-date').textContent = fill(messages.date, { date });
+  $('daily-date').dateTime = today.date;
+  $('today-commitment').textContent = today.commitment;
+  $('yesterday-commitment').textContent = today.previous.commitment;
+  const reveal = new Date(Date.now() + today.previous.reveals_in * 1000);
+  $('yesterday-seed').textContent = today.previous.seed ?? fill(messages.seedHidden, { time: timeOfDay(reveal) });
+  target = Date.now() + today.ends_in * 1000;
+  $('next-at').textContent = fill(messages.nextAt, { time: timeOfDay(new Date(target)) });
+  const { current, longest } = streaks(playedDays(), today.date);
+  $('streak').textContent = format(current);
+  $('best-streak').textContent = format(longest);
+  showStatus(game.getState());
+}
+
+/** A leaderboard's rows (the API's records) in its table; yesterday's names lead to their replays. */
+function showBoard(id, records, linked) {
+  const table = $(id);
+  const labels = [...table.tHead.rows[0].cells].map((cell) => cell.textContent);
+  const mine = new Set(recall(MINE_KEY, []));
+  table.tBodies[0].replaceChildren(...records.map((record, index) => {
+    const row = document.createElement('tr');
+    row.setAttribute('role', 'row');
+    row.dataset.testid = 'leaderboard-row';
+    const name = linked ? Object.assign(document.createElement('a'), { href: `/records/${record.id}`, textContent: record.name }) : record.name;
+    const cells = [format(index + 1), name, format(record.score), format(record.max_tile), format(record.moves)];
+    row.append(...cells.map((value, column) => {
+      const cell = document.createElement('td');
+      cell.setAttribute('role', 'cell');
+      cell.className = ['rank', 'name', 'score', '', ''][column];
+      if (column > 2) cell.dataset.label = labels[column];
+      cell.append(value);
+      return cell;
+    }));
+    if (mine.has(record.id)) {
+      row.classList.add('mine');
+      row.cells[1].append(` (${messages.you})`);
+    }
+    return row;
+  }));
+  table.hidden = !records.length;
+  return records.length;
+}
+
+/** Today's and yesterday's leaderboards, and yesterday's par. */
+async function showLeaderboards() {
+  const [ofToday, ofYesterday] = await Promise.all([today.date, today.previous.date].map(
+    (date) => withBoundedRetry(() => server.call('GET', `/daily/leaderboard?date=${date}`)),
+  ));
+  $('today-empty').hidden = showBoard('today-board', ofToday.records, false) > 0;
+  $('yesterday-empty').hidden = showBoard('yesterday-board', ofYesterday.records, ofYesterday.seed !== null) > 0;
+  const noPar = ofYesterday.seed === null ? messages.noPar : messages.parLater;
+  $('par').textContent = ofYesterday.par === null ? noPar : fill(messages.par, { score: format(ofYesterday.par) });
+}
+
+/** The countdown to the next day's game; at zero, the new day is asked for. */
+function tick() {
+  const left = (target - Date.now()) / 1000;
+  $('countdown').textContent = clock(left);
+  if (today && left <= 0) {
+    target = Infinity;
+    refresh();
+  }
+}
+
+async function refresh() {
+  try {
+    today = await withRetry(() => server.call('GET', '/daily'));
+    showDay();
+    await showLeaderboards();
+  } catch (err) {
+    console.warn('2048: the day could not be loaded', err);
+  }
+}
+
+const say = (text) => {
+  $('daily-saved').textContent = text;
+};
+
+async function save(event) {
+  event.preventDefault();
+  const name = $('record-name');
+  if (!name.reportValidity()) return;
+  say('');
+  try {
+    await game.whenIdle(); // moves still on their way belong in the record
+    const saved = await recordsApi.saveRecord(name.value);
+    saveRecordName(name.value.trim());
+    remember(MINE_KEY, [...recall(MINE_KEY, []), saved.id].slice(-50));
+    say(shown.ranked ? messages.saved : messages.savedPractice);
+    await showLeaderboards();
+  } catch (err) {
+    console.warn('2048: not saved', err);
+    say(messages.failed);
+  }
+}
+
+/** The result as text: the day, score, largest tile, moves and the board's colours, and the page's link. */
+function shareText(state) {
+  const date = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${shown.day}T00:00:00Z`));
+  const tile = Math.max(...state.board.flat());
+  const line = fill(messages.shareText, { date, score: format(state.score), tile: format(tile), moves: format(state.moves) });
+  return `${line}\n${boardSquares(state.board)}\n${home}`;
+}
+
+async function share() {
+  const state = game.getState();
+  if (!isFinished(state) || !shown.day) return;
+  const text = shareText(state);
+  const preview = $('share-text');
+  preview.textContent = text;
+  preview.hidden = false;
+  if (navigator.share) {
+    try {
+      await navigator.share({ text });
+      return;
+    } catch (err) {
+      if (err.name === 'AbortError') return; // the player closed the sheet
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(text);
+    say(messages.copied);
+  } catch {
+    // no clipboard here: the text is shown
+  }
+}
+
+async function startAttempt() {
+  await game.newGame();
+  screen.board.focus({ preventScroll: true });
+}
+
+bindKeyboard(document, (direction) => game.userInput(direction, 'keyboard'));
+bindSwipe(screen.board, (direction) => game.userInput(direction, 'touch'));
+$('daily-start').addEventListener('click', startAttempt);
+$('try-again').addEventListener('click', startAttempt);
+$('overlay-new-game').addEventListener('click', startAttempt);
+$('keep-playing').addEventListener('click', () => game.keepPlaying());
+$('overlay-share').addEventListener('click', () => share().then(() => $('daily-result').scrollIntoView({ block: 'nearest' })));
+$('daily-share').addEventListener('click', share);
+$('daily-save').addEventListener('submit', save);
+$('record-name').value = loadRecordName();
+game.onStateChange((state) => {
+  showStatus(state);
+  if (isFinished(state) && shown.day && today) {
+    markPlayed(shown.day);
+    showDay();
+  }
+  if (state.over && shown.day) import('./history.js').then((m) => m.recordFinishedGame(state, api));
+});
+storage.onGameSaved(() => game.refresh().catch(() => {}));
+window.addEventListener('focus', () => game.refresh().catch(() => {}));
+
+/** First the day, then the game kept here if it is still the one to play, then the leaderboards. */
+async function load() {
+  today = await withRetry(() => server.call('GET', '/daily'));
+  showDay();
+  const keptDay = recall(DAY_KEY, null);
+  const playable = keptDay === today.date || (keptDay === today.previous.date && today.previous.reveals_in > 0);
+  const kept = playable ? storage.loadGame() : null;
+  if (!playable) storage.saveGame(NO_GAME);
+  await game.start(kept);
+  await showLeaderboards();
+  tick();
+  setInterval(tick, 1000);
+  $('daily').dataset.ready = 'true';
+}
+
+load().catch((err) => console.warn('2048: the daily page could not load', err));
