@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app import create_app
-from tests.states import restorable_state
+from tests.support.states import restorable_state
 
 ROUTES = [("post", "/api/game"), ("put", "/api/game"), ("post", "/api/game/moves"), ("post", "/api/game/keep-playing")]
 START = restorable_state([[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 1024, 0], [0, 0, 0, 0]], score=16, moves=3)

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.engine import MAX_MOVES, MAX_SCORE
-from tests.states import restorable_state
+from tests.support.states import restorable_state
 
 NEAR_WIN = [[1024, 1024, 0, 0], [2, 4, 8, 16], [0, 0, 0, 0], [0, 0, 0, 0]]
 DEAD_BOARD = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]

@@ -9,8 +9,8 @@ import pytest
 
 from app import hints
 from app.engine import Game, move, pack
-from tests.api.locking import holding_the_session_of
-from tests.states import restorable_state
+from tests.support.session_lock import holding_the_session_of
+from tests.support.states import restorable_state
 
 
 def seeded_positions(count):

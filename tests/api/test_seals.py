@@ -6,9 +6,9 @@ import pytest
 
 from app.config import secret_key
 from app.engine import DIRECTIONS
-from tests.api.records.helpers import finish, hall_of_fame, save
-from tests.api.stored import forget, read_entry, write_entry
-from tests.states import restorable_state
+from tests.support.client_play import finish, hall_of_fame, save
+from tests.support.states import restorable_state
+from tests.support.stored_sessions import forget, read_entry, write_entry
 
 STATE_KEYS = ("board", "score", "won", "keep_playing", "moves")
 

@@ -6,8 +6,8 @@ import pytest
 
 from app import limits
 from app.engine import Game
-from tests.api.stored import entry_count
-from tests.states import restorable_state
+from tests.support.states import restorable_state
+from tests.support.stored_sessions import entry_count
 
 LIVE_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
 

@@ -11,10 +11,17 @@ from flask import request, session
 
 from app import create_app, games
 from app.store.cookies import COOKIE_SENT
-from tests.api.locking import holding_the_session_of
-from tests.api.stored import database, entry_count, has_entry, overwrite_every_entry, read_entry, write_entry
-from tests.states import restorable_state
-from tests.worker import modules_of_a_new_worker
+from tests.support.session_lock import holding_the_session_of
+from tests.support.states import restorable_state
+from tests.support.stored_sessions import (
+    database,
+    entry_count,
+    has_entry,
+    overwrite_every_entry,
+    read_entry,
+    write_entry,
+)
+from tests.support.worker_memory import modules_of_a_new_worker
 
 OPEN_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]]
 

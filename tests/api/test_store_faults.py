@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.api.stored import entry_count
-from tests.states import restorable_state
+from tests.support.states import restorable_state
+from tests.support.stored_sessions import entry_count
 
 OPEN_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 16]]
 NOBODY = 65534

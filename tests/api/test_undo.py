@@ -1,8 +1,8 @@
 """Undo: a move taken back with its randomness, refused when there is none, marked on the record."""
 
 from app.engine import DIRECTIONS, move, pack
-from tests.api.records.helpers import finish, hall_of_fame, play, save
-from tests.states import restorable_state
+from tests.support.client_play import finish, hall_of_fame, play, save
+from tests.support.states import restorable_state
 
 STATE_KEYS = ("board", "score", "won", "over", "keep_playing", "moves")
 

@@ -8,8 +8,7 @@ import sys
 import pytest
 
 from tests.support import dockerfile
-
-from .lockfile import installed_on, linux_environment
+from tests.support.lockfile import installed_on, linux_environment
 
 # The image's Python (its FROM tag; test_config checks it against requires-python).
 PYTHON = re.fullmatch(r"(?:docker\.io/(?:library/)?)?python:(\d+\.\d+)[\w.-]*", dockerfile.only("FROM"))[1]

@@ -14,11 +14,11 @@ import pytest
 from app import create_app, records
 from app.engine import DIRECTIONS, Game
 from app.engine.history import Directions
-from tests.api.records.helpers import boards
-from tests.states import restorable_state
 from tests.support import image
+from tests.support.client_play import boards
 from tests.support.postgres import postgres_server
 from tests.support.servers import PROJECT_ROOT, server_env
+from tests.support.states import restorable_state
 
 pytestmark = pytest.mark.slow
 RECORDS = 1000

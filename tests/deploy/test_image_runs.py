@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from tests.play import game_state, play_move
 from tests.support import image
 from tests.support.client import HttpClient
+from tests.support.http_play import game_state, play_move
 from tests.support.servers import wait_until
 
 from .conftest import snapshot

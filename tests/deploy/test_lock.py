@@ -16,9 +16,8 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
 from tests.support import dockerfile
+from tests.support.lockfile import LOCK, PROJECT, REFRESH, TEST_LOCK, header_command, pins
 from tests.support.servers import PROJECT_ROOT
-
-from .lockfile import LOCK, PROJECT, REFRESH, TEST_LOCK, header_command, pins
 
 PYPROJECT = PROJECT_ROOT / "pyproject.toml"
 DOCS = PROJECT_ROOT / "docs" / "deployment.md"

@@ -9,9 +9,9 @@ from contextlib import contextmanager
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.play import play_move
 from tests.support.client import HttpClient
 from tests.support.compose_stack import replicas_behind_nginx
+from tests.support.http_play import play_move
 from tests.support.servers import NGINX, gunicorn_server
 
 pytestmark = pytest.mark.slow

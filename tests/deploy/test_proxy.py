@@ -13,10 +13,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.play import game_state, play_move
 from tests.support import image
 from tests.support.client import HttpClient
 from tests.support.compose_stack import replicas_behind_nginx
+from tests.support.http_play import game_state, play_move
 from tests.support.servers import NGINX, listening_sockets, wait_until
 
 pytestmark = [

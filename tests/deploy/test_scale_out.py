@@ -12,10 +12,10 @@ from contextlib import ExitStack
 import psutil
 import pytest
 
-from tests.play import game_state, play_move
 from tests.support import compose, image
 from tests.support.client import HttpClient
 from tests.support.compose_stack import VARIABLES, compose_app_env
+from tests.support.http_play import game_state, play_move
 from tests.support.servers import redis_server, wait_until
 
 pytestmark = pytest.mark.slow

@@ -11,9 +11,9 @@ import socket
 
 import pytest
 
-from tests.play import game_state
 from tests.support import image
 from tests.support.client import HttpClient
+from tests.support.http_play import game_state
 from tests.support.servers import LOOPBACK, free_port, gunicorn_server, readme_command, wait_until
 from tests.support.slow_clients import KINDS, SlowConnections
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import axe_violations, wait_idle
+from tests.support.game_page import axe_violations, wait_idle
 
 pytestmark = pytest.mark.e2e
 

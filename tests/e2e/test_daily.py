@@ -14,7 +14,7 @@ import pytest
 import time_machine
 from playwright.sync_api import expect
 
-from .helpers import axe_violations, wait_idle
+from tests.support.game_page import axe_violations, wait_idle
 
 pytestmark = pytest.mark.e2e
 

@@ -4,7 +4,7 @@ over, no English left."""
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import axe_violations, load, put_game
+from tests.support.game_page import axe_violations, load, put_game
 
 pytestmark = pytest.mark.e2e
 

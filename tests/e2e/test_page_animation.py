@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import MOVES, MoveTraffic, dom_board, load, put_game, server_state, wait_idle
+from tests.support.game_page import MOVES, MoveTraffic, dom_board, load, put_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
 

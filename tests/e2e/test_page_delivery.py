@@ -4,7 +4,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .helpers import NetworkLog, wait_idle
+from tests.support.game_page import NetworkLog, wait_idle
 
 pytestmark = pytest.mark.e2e
 

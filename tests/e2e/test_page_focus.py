@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import (
+from tests.support.game_page import (
     ONE_MERGE_FROM_WIN,
     MoveTraffic,
     axe_violations,

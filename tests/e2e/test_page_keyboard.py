@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from .helpers import (
+from tests.support.game_page import (
     ALL_KEYS,
     KEYS,
     MoveTraffic,

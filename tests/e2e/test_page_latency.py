@@ -8,8 +8,7 @@ from playwright.sync_api import expect
 
 from app.engine import pack, valid_moves
 from tests.support.browser import emulate_round_trip
-
-from .helpers import (
+from tests.support.game_page import (
     ALL_KEYS,
     dom_best,
     dom_board,

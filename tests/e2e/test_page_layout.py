@@ -10,8 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.engine import MAX_SCORE
-
-from .helpers import axe_violations, load, put_game, server_state, wait_idle
+from tests.support.game_page import axe_violations, load, put_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
 

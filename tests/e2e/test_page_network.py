@@ -4,8 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.engine import pack, valid_moves
-
-from .helpers import (
+from tests.support.game_page import (
     dom_board,
     dom_score,
     load,

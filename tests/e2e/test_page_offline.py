@@ -12,8 +12,7 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from app.engine import pack, valid_moves
-
-from .helpers import dom_best, dom_board, wait_idle
+from tests.support.game_page import dom_best, dom_board, wait_idle
 
 pytestmark = pytest.mark.e2e
 

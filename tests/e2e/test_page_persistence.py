@@ -5,9 +5,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.api.stored import forget
-
-from .helpers import (
+from tests.support.game_page import (
     dom_best,
     dom_board,
     dom_score,
@@ -18,6 +16,7 @@ from .helpers import (
     server_state,
     wait_idle,
 )
+from tests.support.stored_sessions import forget
 
 pytestmark = pytest.mark.e2e
 

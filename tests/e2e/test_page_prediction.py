@@ -5,8 +5,7 @@ import random
 import pytest
 
 from app.engine import DIRECTIONS, MAX_EXPONENT, move, pack, slide_tiles, unpack
-
-from .helpers import load
+from tests.support.game_page import load
 
 pytestmark = pytest.mark.e2e
 

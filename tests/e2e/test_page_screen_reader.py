@@ -8,8 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.engine import move, pack, valid_moves
-
-from .helpers import load, put_game, seed_game, server_state, wait_idle
+from tests.support.game_page import load, put_game, seed_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
 

@@ -1,11 +1,11 @@
 """The solver on the page: the Hint button, Auto-play, and the strategy and solver pages."""
 
-import time
 
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import dom_board, load, put_game, seed_game, server_state, wait_idle
+from tests.support.game_page import dom_board, load, put_game, seed_game, server_state, wait_idle
+from tests.support.servers import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -50,10 +50,7 @@ def test_autoplay_plays_solver_moves_until_a_key_stops_it(page):
     autoplay = page.get_by_test_id("autoplay")
     autoplay.click()
     expect(autoplay).to_have_text("Stop")
-    deadline = time.monotonic() + 30
-    while server_state(page)["moves"] < 5:
-        assert time.monotonic() < deadline, "auto-play made fewer than 5 moves in 30 s"
-        page.wait_for_timeout(100)
+    wait_until(lambda: server_state(page)["moves"] >= 5, timeout=30, interval=0.1, message="auto-play's fifth move")
 
     page.keyboard.press("ArrowLeft")  # the player takes over
     expect(autoplay).to_have_text("Auto-play")
@@ -84,10 +81,7 @@ def test_new_game_stops_autoplay(page):
     page.get_by_test_id("autoplay-speed").get_by_role("button", name="Slow").click()
     autoplay.click()
     expect(autoplay).to_have_text("Stop")
-    deadline = time.monotonic() + 30
-    while server_state(page)["moves"] < 1:
-        assert time.monotonic() < deadline, "auto-play made no move in 30 s"
-        page.wait_for_timeout(100)
+    wait_until(lambda: server_state(page)["moves"] >= 1, timeout=30, interval=0.1, message="auto-play's first move")
     wait_idle(page)  # the page has the answer too (slow auto-play pauses 600 ms after a move)
     page.get_by_test_id("new-game").click()  # the game has moves: the page asks first
     page.get_by_role("dialog").get_by_role("button", name="New game").click()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import Replay, dom_board, move_requests, seed_game, wait_idle
+from tests.support.game_page import Replay, dom_board, move_requests, seed_game, wait_idle
 
 pytestmark = pytest.mark.e2e
 

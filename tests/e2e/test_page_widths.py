@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import broken_words, finish_game, load, put_game, wait_idle
+from tests.support.game_page import broken_words, finish_game, load, put_game, wait_idle
 
 pytestmark = pytest.mark.e2e
 

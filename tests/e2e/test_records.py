@@ -7,8 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.engine import move, pack
-
-from .helpers import axe_violations, dom_board, finish_game, load, put_game, server_state, wait_idle
+from tests.support.game_page import axe_violations, dom_board, finish_game, load, put_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
 

@@ -12,10 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.play import game_state, play_move
-from tests.states import restorable_state
 from tests.support.client import HttpClient
+from tests.support.http_play import game_state, play_move
 from tests.support.servers import gunicorn_server, redis_server
+from tests.support.states import restorable_state
 
 pytestmark = pytest.mark.slow
 NO_LIMITS = {"FLASK_RATELIMIT_ENABLED": "false"}

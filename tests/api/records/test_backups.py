@@ -14,8 +14,8 @@ from sqlalchemy import select
 
 from app import backups
 from app.database import Review, db
-from tests.api.records.helpers import finish, hall_of_fame, play, save
-from tests.states import restorable_state
+from tests.support.client_play import finish, hall_of_fame, play, save
+from tests.support.states import restorable_state
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ import pytest
 import time_machine
 
 from app.engine import DIRECTIONS, Game, move, pack
-from tests.api.records.helpers import hall_of_fame, save
-from tests.api.stored import forget
+from tests.support.client_play import hall_of_fame, save
+from tests.support.stored_sessions import forget
 
 DAY = datetime(2026, 3, 14, 9, 30, tzinfo=UTC)
 TODAY = "2026-03-14"

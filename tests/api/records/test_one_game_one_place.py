@@ -13,8 +13,7 @@ import pytest
 
 from app import games, records
 from app.engine import DIRECTIONS
-from tests.api.records.helpers import finish, hall_of_fame, save
-from tests.api.stored import expire, forget
+from tests.support.client_play import finish, hall_of_fame, save
 from tests.support.foresight import (
     Foreteller,
     chance_of_guessing,
@@ -24,6 +23,7 @@ from tests.support.foresight import (
     state_and_copy,
     tile_brought,
 )
+from tests.support.stored_sessions import expire, forget
 
 
 def ask_hint(client):

@@ -1,6 +1,6 @@
 """The hall of fame and replay pages as HTML: names escaped, unknown records 404, outages 503."""
 
-from tests.api.records.helpers import finish, play, save
+from tests.support.client_play import finish, play, save
 
 
 def test_the_hall_of_fame_page_lists_verified_games_with_names_escaped(client):

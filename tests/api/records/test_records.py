@@ -18,13 +18,13 @@ from itsdangerous import URLSafeSerializer
 
 from app.database import MIGRATIONS, SCHEMA_REVISION, db
 from app.engine import DIRECTIONS, Game, InvalidState, pack
-from tests.api.records.helpers import boards, finish, hall_of_fame, play, save
-from tests.play import play_move
-from tests.states import restorable_state
 from tests.support.client import HttpClient
+from tests.support.client_play import boards, finish, hall_of_fame, play, save
+from tests.support.http_play import play_move
 from tests.support.postgres import postgres_server
 from tests.support.servers import PROJECT_ROOT, gunicorn_server
-from tests.worker import modules_of_a_new_worker
+from tests.support.states import restorable_state
+from tests.support.worker_memory import modules_of_a_new_worker
 
 
 def test_a_saved_game_reads_back_with_every_field(client):

@@ -10,7 +10,7 @@ from app import hints
 from app.database import Review, db
 from app.engine import DIRECTIONS, move, pack
 from app.review import LOST
-from tests.api.records.helpers import boards, play, save
+from tests.support.client_play import boards, play, save
 
 RANGE = 10
 # Every move open, every value far below zero; left fills the last cell and nothing can merge then.

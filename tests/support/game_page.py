@@ -1,4 +1,5 @@
-"""Shared helpers for the browser tests."""
+"""The browser tests' helpers: the game put and read through the page's session, the page loaded and
+idle, its moves on the wire, replays, and what axe and the layout find."""
 
 import random
 

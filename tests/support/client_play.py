@@ -4,7 +4,7 @@ import random
 
 from app.engine import DIRECTIONS, unpack
 from app.engine.history import TILE_LETTERS, positions
-from tests.play import game_state
+from tests.support.http_play import game_state
 
 
 def _moves(client, rng, enough):
