@@ -40,7 +40,7 @@ from .errors import respond
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SCHEMA_REVISION = "0006"  # the newest migration in app/migrations/versions (a test keeps them equal)
+SCHEMA_REVISION = "0007"  # the newest migration in app/migrations/versions (a test keeps them equal)
 # What a database that is down, unreachable or not yet migrated raises.
 UNAVAILABLE = (OperationalError, InterfaceError, ProgrammingError)
 
@@ -66,7 +66,7 @@ class Record(db.Model):
     verified: Mapped[bool] = mapped_column(Boolean)
     hints: Mapped[int] = mapped_column(BigInteger)
     autoplay: Mapped[bool] = mapped_column(Boolean)
-    over: Mapped[bool] = mapped_column("finished", Boolean)  # the API's "finished": no move is left
+    over: Mapped[bool] = mapped_column(Boolean)  # no move is left
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     seed: Mapped[int] = mapped_column(BigInteger)
     start: Mapped[dict | None] = mapped_column(JSON, nullable=True)

@@ -133,20 +133,21 @@ def find(record_id):
     return record
 
 
-def best_records(limit, unassisted=False):
+def best_records(limit, without_help=False):
     """Verified games that are over, best score first (the earlier of equal scores first): a game
-    still being played is not ranked. ``unassisted``: only those without help from this server, as
+    still being played is not ranked. ``without_help``: only those without help from this server, as
     far as it knows (Record.without_help). A record the host took down (hidden) is never ranked."""
     query = select(Record).where(Record.verified.is_(True), Record.over.is_(True), Record.hidden.is_(False),
                           Record.day.is_(None))
-    if unassisted:
+    if without_help:
         query = query.where(Record.without_help)
     query = query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)
     return db.session.scalars(query).all()
 
 
 def summary(record):
-    """A record as the API lists it (``finished`` is the API's word for over)."""
+    """A record as the API lists it. ``finished`` and ``assisted`` are the former names of ``over``
+    and of the solver's help (hints, auto-play), kept for the clients that read them."""
     return {
         "id": record.id,
         "name": record.name,
@@ -154,9 +155,11 @@ def summary(record):
         "max_tile": record.max_tile,
         "moves": record.moves,
         "verified": record.verified,
+        "helped": not record.without_help,
         "assisted": record.assisted,
         "restored": record.restores > 0,
         "used_undo": record.undos > 0,
+        "over": record.over,
         "finished": record.over,
         "created": created_text(record),
         "daily": record.day,

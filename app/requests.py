@@ -43,6 +43,16 @@ def json_object(required=frozenset(), optional=frozenset(), any_fields=False):
     return body
 
 
+def query_flag(name, former=None):
+    """The query argument ``name`` (or, when it is absent, its ``former`` name, still read) as
+    0 or 1: True for 1."""
+    asked = name if name in request.args or former is None else former
+    value = request.args.get(asked, "0")
+    if value not in ("0", "1"):
+        raise ApiError(400, f"invalid_{asked}", f"{asked} must be 0 or 1")
+    return value == "1"
+
+
 def query_number(name, default, high, low=0):
     """The query argument ``name`` as a whole number from ``low`` to ``high`` (ASCII digits only:
     ``int()`` also reads other scripts' digits and refuses superscripts that ``str.isdigit`` lets by)."""

@@ -6,11 +6,12 @@ in the database, so no position of a game is analysed twice. Where a costly move
 one of the strategy page's four pieces of advice, the review names it.
 """
 
+import heapq
 import math
 import sys
 
 from flask import current_app
-from sqlalchemy import case, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from . import hints
@@ -108,23 +109,13 @@ def stored(record_id: str, first: int, last: int) -> list[Review]:
 
 
 def biggest_mistakes(record_id: str, limit: int) -> list[Review]:
-    """The costliest sound reviews in the player's measure (share_lost), the earliest first on a tie
-    (a loss past the largest float is infinite, or NaN: not one)."""
-    query = (
-        select(Review)
-        .where(Review.record_id == record_id, Review.loss > 0, Review.loss <= FLOAT_MAX)
-        .order_by(_share_lost_in_sql().desc(), Review.position)
-        .limit(limit)
-    )
-    return [review for review in db.session.scalars(query) if sound(review)]
-
-
-def _share_lost_in_sql():
-    """share_lost() as the database computes it, to rank a record's reviews without loading them all
-    (SQLite and PostgreSQL alike); where no way is left to lose, nothing was lost."""
-    best_value = case(*((Review.best == direction, Review.scores[direction].as_float()) for direction in DIRECTIONS))
-    way = best_value - LOST
-    return case((way > 0, Review.loss / way), else_=0.0)
+    """The costliest sound reviews in the player's measure (share_lost), the earliest first on a tie.
+    Ranked here rather than by the database: a review kept from before reviews were checked (an old
+    backup) may hold scores that no SQL JSON function reads (NaN), and it is left out (sound), where
+    a query ranking by them would fail. A loss past the largest float is infinite, or NaN: not one."""
+    query = select(Review).where(Review.record_id == record_id, Review.loss > 0, Review.loss <= FLOAT_MAX)
+    costly = (review for review in db.session.scalars(query) if sound(review))
+    return heapq.nsmallest(limit, costly, key=lambda r: (-share_lost(r.loss, r.scores[r.best]), r.position))
 
 
 def analysed(record_id: str) -> int:

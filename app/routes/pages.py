@@ -118,10 +118,10 @@ def rules():
 
 
 STATS_TILES = [128, 256, 512, 1024, 2048]  # how often each was reached; the last counts 2048 and beyond
-STATS_LIMIT = 500  # the games the browser keeps: static/js/history.js's LIMIT (a test keeps them one), said on the page
+STATS_LIMIT = 500  # the games the browser keeps: past-games.js's LIMIT (a test keeps them one), said on the page
 
 
 @bp.get("/stats")
 def stats():
-    """The player's own statistics: this browser keeps its finished games, the page's script draws them."""
+    """The player's own statistics: this browser keeps its past games (over), the page's script draws them."""
     return render_template("stats.html", tiles=STATS_TILES, limit=STATS_LIMIT)

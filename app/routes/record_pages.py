@@ -9,9 +9,11 @@ bp = database.uses_records(Blueprint("record_pages", __name__, url_prefix="/reco
 
 @bp.get("")
 def hall_of_fame():
-    unassisted = request.args.get("unassisted") == "1"
-    best = records.best_records(records.HALL_OF_FAME_SIZE, unassisted)
-    return render_template("hall_of_fame.html", records=best, unassisted=unassisted)
+    """The best verified games; ``?without_help=1`` (formerly ``unassisted=1``, still read) those
+    without help from this server."""
+    without_help = "1" in (request.args.get("without_help"), request.args.get("unassisted"))
+    best = records.best_records(records.HALL_OF_FAME_SIZE, without_help)
+    return render_template("hall_of_fame.html", records=best, without_help=without_help)
 
 
 @bp.get("/<record_id>")

@@ -1,11 +1,10 @@
 """/api/records: save the session's game as a record, read records and their reviews, list the
 hall of fame. The records themselves are app/records.py's; reviews app/review.py's."""
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, url_for
 
 from .. import database, games, limits, metrics, records, review
-from ..errors import ApiError
-from ..requests import json_object, query_number
+from ..requests import json_object, query_flag, query_number
 
 bp = database.uses_records(limits.api_routes(Blueprint("records", __name__, url_prefix="/api/records")))
 
@@ -61,10 +60,8 @@ def mistakes(record_id):
 
 @bp.get("")
 def hall_of_fame():
-    """Verified records, best score first; ``unassisted=1`` keeps only games without help from this
-    server: no hint, no auto-play, never restored."""
+    """Verified records, best score first; ``without_help=1`` (formerly ``unassisted=1``) keeps only
+    games without help from this server: no hint, no auto-play, no undo, never restored."""
     limit = query_number("limit", records.HALL_OF_FAME_SIZE, records.MAX_HALL_OF_FAME_SIZE, low=1)
-    unassisted = request.args.get("unassisted", "0")
-    if unassisted not in ("0", "1"):
-        raise ApiError(400, "invalid_unassisted", "unassisted must be 0 or 1")
-    return {"records": [records.summary(record) for record in records.best_records(limit, unassisted == "1")]}
+    without_help = query_flag("without_help", former="unassisted")
+    return {"records": [records.summary(record) for record in records.best_records(limit, without_help)]}

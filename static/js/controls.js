@@ -1,6 +1,6 @@
 // The game page's buttons and windows: what each does, bound as input.js binds keys, each bind*
 // returning its own unsubscribe. Hint and Auto-play, the record menu, Undo and the New-game
-// question load their modules (assist.js, records.js, undo.js, confirm.js) on first use: they are
+// question load their modules (assist.js, record-menu.js, undo.js, confirm.js) on first use: they are
 // not needed to play.
 
 import { bindActionKeys } from './input.js';
@@ -88,11 +88,11 @@ function bindSolver(buttons, assist) {
   );
 }
 
-/** Share or review: the menu loads records.js when it first opens, and opens when the game ends. */
+/** Share or review: the menu loads record-menu.js when it first opens, and opens when the game ends. */
 function bindRecordMenu(menu, records) {
-  const recordMenu = lazily(() => import('./records.js').then((m) => m.createRecordMenu(menu, records)), records.notice);
+  const recordMenu = lazily(() => import('./record-menu.js').then((m) => m.createRecordMenu(menu, records)), records.notice);
   return together(
-    // Opening the menu loads it; its buttons are bound then (records.js).
+    // Opening the menu loads it; its buttons are bound then (record-menu.js).
     listen(menu, 'toggle', onLoaded(recordMenu, () => {})),
     records.game.onStateChange((state) => {
       if (isFinished(state)) menu.open = true;
@@ -156,6 +156,6 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
     ),
     bindRecordMenu($('record-menu'), { game, messages, notice, share: $('overlay-share') }),
     bindComingBack(doc.defaultView, game, storage.onGameSaved),
-    game.onStateChange((state) => state.over && import('./history.js').then((m) => m.recordFinishedGame(state, api))),
+    game.onStateChange((state) => state.over && import('./past-games.js').then((m) => m.keepPastGame(state, api))),
   );
 }

@@ -10,7 +10,7 @@ import { createGame } from './game.js';
 import { bindKeyboard, bindSwipe } from './input.js';
 import { fill, numberFormat, pageData } from './page.js';
 import { createRecordsApi, withBoundedRetry } from './records-api.js';
-import { loadRecordName, saveRecordName } from './records.js';
+import { loadRecordName, saveRecordName } from './record-menu.js';
 import { createScreen } from './render.js';
 import { isFinished } from './state.js';
 import * as storage from './storage.js';
@@ -247,7 +247,7 @@ game.onStateChange((state) => {
     markPlayed(shown.day);
     showDay();
   }
-  if (state.over && shown.day) import('./history.js').then((m) => m.recordFinishedGame(state, api));
+  if (state.over && shown.day) import('./past-games.js').then((m) => m.keepPastGame(state, api));
 });
 storage.onGameSaved(() => game.refresh().catch(() => {}));
 window.addEventListener('focus', () => game.refresh().catch(() => {}));

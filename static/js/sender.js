@@ -110,7 +110,7 @@ export function createSender({ talk, game, queue, onChange }) {
    * one out while the server answers; else tell that busy-ness may have changed.
    */
   function pump() {
-    if (paused || !game.verified()) return;
+    if (paused || !game.confirmed()) return;
     const last = flights[flights.length - 1];
     if (last) {
       if (ahead && flights.length < 2 && !settling && talk.reachable()) ahead.send(last, launch); // two out at most

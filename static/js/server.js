@@ -105,16 +105,16 @@ function createConversation({ api, notice, sealedCopy, onDown }) {
  */
 function createConfirmed(queue) {
   let state = null; // null before there is one
-  let verified = false; // whether `state` came from the server
+  let confirmed = false; // whether `state` is the server's (an answer), not the browser's saved game
 
   function confirm(theirs) {
     state = pickState(theirs);
-    verified = true;
+    confirmed = true;
   }
 
   return {
     state: () => state,
-    verified: () => verified,
+    confirmed: () => confirmed,
     /** A saved game, shown until the server answers. */
     load(saved) {
       state = pickState(saved);
@@ -153,7 +153,7 @@ export function connect({ api, notice, onChange, maxBatch, sealedCopy }) {
   const { control } = sender;
   let replacing = false; // a new game or an undo is on its way: there is no board to play on
 
-  const busy = () => !game.verified() || replacing || sender.busy() || queue.hasWaiting();
+  const busy = () => !game.confirmed() || replacing || sender.busy() || queue.hasWaiting();
   /** Take the server's game (its `answer`, if already asked), or ours put back on it, and tell. */
   const resync = async (answer) => onChange({ kind: game.take(await talk.serverGame(game.state, answer)) });
   const parts = { game, talk, control, onChange, busy, resync, queue };

@@ -1,7 +1,7 @@
-// The statistics page (/stats): this browser's finished games (history.js) summed up, with two
+// The statistics page (/stats): this browser's past games (past-games.js) summed up, with two
 // charts and their tables. Nothing is asked of the server: the games never left the browser.
 
-import { readFinishedGames } from './history.js';
+import { readPastGames } from './past-games.js';
 import { fill, keepForOffline, numberFormat, pageData } from './page.js';
 import { progressChart, shareChart } from './stats-charts.js';
 
@@ -65,7 +65,7 @@ function showProgress(games) {
   ])));
 }
 
-const games = readFinishedGames();
+const games = readPastGames();
 if (games.length) {
   showSummary(games);
   showReach(games);

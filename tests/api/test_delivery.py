@@ -142,7 +142,7 @@ def test_module_imports_resolve_to_fingerprinted_urls(client, app):
     """The import map lists every module the page may load, and only those: not the replay page's."""
     parts = page_parts(client)
     modules = sorted(modules_reached(app, "main.js"))
-    assert {"assist.js", "records.js"} <= set(modules) and "replay.js" not in modules
+    assert {"assist.js", "record-menu.js"} <= set(modules) and "replay.js" not in modules
     assert modules and sorted(parts.imports) == [f"/static/js/{m}" for m in modules]
     replay = PageParts(client.get(f"/records/{saved_record(client)}").get_data(as_text=True))
     assert sorted(replay.imports) == [f"/static/js/{m}" for m in sorted(modules_reached(app, "replay.js"))]

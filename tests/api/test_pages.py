@@ -143,7 +143,7 @@ def test_todays_game_answers_in_both_languages_and_is_in_the_navigation(client, 
 
 
 def test_the_statistics_page_says_the_limit_the_browser_keeps(app, client):
-    """The page says how many games the browser keeps: the number static/js/history.js keeps, one figure."""
-    kept = re.search(r"export const LIMIT = (\d+);", (Path(app.static_folder) / "js" / "history.js").read_text())
+    """The page says how many games the browser keeps: the number static/js/past-games.js keeps, one figure."""
+    kept = re.search(r"export const LIMIT = (\d+);", (Path(app.static_folder) / "js" / "past-games.js").read_text())
     assert kept and int(kept[1]) == pages.STATS_LIMIT
     assert f"{pages.STATS_LIMIT}" in client.get("/stats").get_data(as_text=True)

@@ -58,7 +58,7 @@ def made_game(rng, number):
 def same_api(source, copy, ids):
     """The hall of fame (every list a player can ask for) and each record, as the API shows them."""
     one, other = source.test_client(), copy.test_client()
-    for query in ("?limit=100", "?limit=100&unassisted=1", ""):
+    for query in ("?limit=100", "?limit=100&without_help=1", ""):
         ranked = one.get(f"/api/records{query}").get_json()
         assert ranked["records"] and other.get(f"/api/records{query}").get_json() == ranked
     for record_id in ids:

@@ -302,8 +302,8 @@ def test_the_hall_of_fame_lists_verified_games_only_and_filters_assisted_ones(pa
     names = rows.locator("td:nth-child(2)").all_inner_texts()
     assert "Honest" in names and "Forger" not in names
     assert axe_violations(page) == []
-    page.get_by_test_id("filter-unassisted").click()
-    expect(page.get_by_test_id("filter-unassisted")).to_have_attribute("aria-current", "page")
+    page.get_by_test_id("filter-without-help").click()
+    expect(page.get_by_test_id("filter-without-help")).to_have_attribute("aria-current", "page")
     assert "Honest" in rows.locator("td:nth-child(2)").all_inner_texts()
 
 
@@ -352,9 +352,9 @@ def test_the_hall_of_fame_fits_a_phone_and_shows_which_filter_is_active(page):
         assert "Wwwwwwwwwwwwwwwwwwwwwwww" in cells.all_inner_texts(), width
 
     look = "el => { const s = getComputedStyle(el); return [s.backgroundColor, s.color, s.fontWeight].join(' '); }"
-    active, other = (page.get_by_test_id(f"filter-{name}").evaluate(look) for name in ("all", "unassisted"))
+    active, other = (page.get_by_test_id(f"filter-{name}").evaluate(look) for name in ("all", "without-help"))
     assert active != other
-    page.get_by_test_id("filter-unassisted").click()
-    assert page.get_by_test_id("filter-unassisted").evaluate(look) == active
+    page.get_by_test_id("filter-without-help").click()
+    assert page.get_by_test_id("filter-without-help").evaluate(look) == active
     assert page.get_by_test_id("filter-all").evaluate(look) == other
     assert axe_violations(page) == []

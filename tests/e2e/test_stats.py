@@ -1,4 +1,4 @@
-"""The player's own statistics (/stats): this browser's finished games, put there by the game page."""
+"""The player's own statistics (/stats): this browser's past games, put there by the game page."""
 
 import pytest
 from playwright.sync_api import expect

@@ -58,7 +58,7 @@ def same_records(first, second, ids):
     """Both apps show the same hall of fame (both lists), and each record, review and mistakes alike."""
     one, other = first.test_client(), second.test_client()
     assert hall_of_fame(one) == hall_of_fame(other) and len(hall_of_fame(one)) == 3
-    assert hall_of_fame(one, "?unassisted=1") == hall_of_fame(other, "?unassisted=1")
+    assert hall_of_fame(one, "?without_help=1") == hall_of_fame(other, "?without_help=1")
     for record_id in ids:
         for path in ("", "/mistakes"):
             url = f"/api/records/{record_id}{path}"

@@ -177,7 +177,7 @@ def test_a_finished_daily_record_keeps_its_seed_and_moves_secret_until_the_day_i
     finished = finish(client, random.Random(3))
     record_id = save(client)
     shown = client.get(f"/api/records/{record_id}").get_json()
-    assert shown["finished"] and shown["daily"] == TODAY and shown["ranked"] and shown["verified"]
+    assert shown["over"] and shown["daily"] == TODAY and shown["ranked"] and shown["verified"]
     assert shown["replay"] == {"seed": None, "start": None, "directions": None, "tiles": None}
     assert client.get(f"/api/records/{record_id}/review?from=0").get_json()["error"]["code"] == "daily_secret"
     assert client.get(f"/api/records/{record_id}/mistakes").status_code == 409
@@ -289,7 +289,7 @@ def test_practice_games_are_not_on_the_leaderboard_and_the_best_score_leads(make
     rows = app.test_client().get("/api/daily/leaderboard").get_json()["records"]
     assert practice_id not in [row["id"] for row in rows] and len(rows) == 3
     assert [row["score"] for row in rows] == sorted((row["score"] for row in rows), reverse=True)
-    assert all(row["ranked"] and row["finished"] and {"max_tile", "moves"} <= row.keys() for row in rows)
+    assert all(row["ranked"] and row["over"] and {"max_tile", "moves"} <= row.keys() for row in rows)
 
 
 @pytest.mark.parametrize("query", ["?date=2026-3-14", "?date=2026-03-15", "?date=soon", "?limit=0"])

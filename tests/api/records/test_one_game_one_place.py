@@ -35,7 +35,7 @@ def record(client, record_id):
 
 
 def without_help(client, record_id):
-    return record_id in [row["id"] for row in hall_of_fame(client, "?unassisted=1")]
+    return record_id in [row["id"] for row in hall_of_fame(client, "?without_help=1")]
 
 
 def test_a_second_session_previews_none_of_a_held_games_tiles(make_records_app):

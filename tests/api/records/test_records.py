@@ -38,13 +38,13 @@ def test_a_saved_game_reads_back_with_every_field(client):
     assert record["name"] == "Ann Smith"
     assert record["score"] == state["score"] and record["moves"] == state["moves"] == 60
     assert record["max_tile"] == max(map(max, state["board"]))
-    assert (record["verified"], record["assisted"], record["finished"]) == (True, False, False)
+    assert (record["verified"], record["helped"], record["assisted"], record["over"]) == (True, False, False, False)
     assert datetime.fromisoformat(record["created"]).utcoffset().total_seconds() == 0
     replay = record["replay"]
     assert replay["start"] is None and len(replay["directions"]) == 60 and len(replay["tiles"]) == 62
     assert replay["seed"] is None, "the game can still move: its seed would tell every tile to come"
-    assert set(record) == {"id", "name", "score", "max_tile", "moves", "verified", "assisted", "restored", "used_undo",
-                           "finished", "created", "daily", "ranked", "replay"}  # fmt: skip
+    assert set(record) == {"id", "name", "score", "max_tile", "moves", "verified", "helped", "assisted", "restored",
+                           "used_undo", "over", "finished", "created", "daily", "ranked", "replay"}  # fmt: skip
     assert (record["daily"], record["ranked"]) == (None, False)  # not a day's game
 
 
@@ -80,7 +80,7 @@ def test_nothing_a_player_reads_of_a_saved_unfinished_game_tells_its_tiles_to_co
         answers += [saved, record, client.get("/api/records").get_json(), hint]
         answers += [client.get(f"/api/records/{saved['id']}/{path}").get_json() for path in ("review", "mistakes")]
     state = client.get("/api/game").get_json()
-    assert not record["finished"] and record["verified"] and not state["over"]
+    assert not record["over"] and record["verified"] and not state["over"]
     by_letter = {direction[0]: direction for direction in DIRECTIONS}
     directions = [by_letter[letter] for letter in record["replay"]["directions"]]
     numbers = numbers_in(answers)
@@ -108,7 +108,7 @@ def test_a_finished_game_is_saved_as_finished(client):
     state = finish(client, rng)
     assert state["over"]
     record = client.get(f"/api/records/{save(client)}").get_json()
-    assert record["finished"] and record["verified"] and record["moves"] == state["moves"]
+    assert record["over"] and record["verified"] and record["moves"] == state["moves"]
 
 
 def test_a_forged_state_never_becomes_verified_nor_enters_the_hall_of_fame(client):
@@ -149,7 +149,28 @@ def test_hints_and_autoplay_make_a_game_assisted(make_records_app):
         ids[name] = save(client, name)
     assisted = {record["id"]: record["assisted"] for record in hall_of_fame(solo)}
     assert assisted == {ids["Solo"]: False, ids["Hinted"]: True, ids["Robot"]: True}
-    assert [record["id"] for record in hall_of_fame(solo, "?unassisted=1")] == [ids["Solo"]]
+    assert [record["id"] for record in hall_of_fame(solo, "?without_help=1")] == [ids["Solo"]]
+
+
+def test_without_help_means_one_thing_in_the_filter_and_in_each_record(make_records_app):
+    """A record's ``helped`` is what ``?without_help=1`` leaves out: undo too, not only the solver's
+    help (``assisted``). The former names, ``unassisted=1`` and ``finished``, still work."""
+    app = make_records_app()
+    solo, undoer = app.test_client(), app.test_client()
+    for client in (solo, undoer):
+        client.post("/api/game", json={})
+    play(undoer, 3)
+    assert undoer.post("/api/game/undo", json={}).status_code == 200
+    ids = {}
+    for name, client in (("Solo", solo), ("Undoer", undoer)):
+        finish(client, random.Random(name))
+        ids[name] = save(client, name)
+    listed = {record["id"]: record for record in hall_of_fame(solo)}
+    assert {ids[name]: listed[ids[name]]["helped"] for name in ids} == {ids["Solo"]: False, ids["Undoer"]: True}
+    assert listed[ids["Undoer"]]["assisted"] is False  # no hint or auto-play: the solver did not help
+    assert all(record["over"] is record["finished"] is True for record in listed.values())
+    current = [record["id"] for record in hall_of_fame(solo, "?without_help=1")]
+    assert current == [ids["Solo"]] == [record["id"] for record in hall_of_fame(solo, "?unassisted=1")]
 
 
 def test_the_hall_of_fame_lists_verified_records_best_score_first(make_records_app):
@@ -167,7 +188,8 @@ def test_the_hall_of_fame_lists_verified_records_best_score_first(make_records_a
 
 @pytest.mark.parametrize(
     # Digits of other kinds: superscript two, fullwidth one, circled one.
-    "query", ["?limit=0", "?limit=101", "?limit=x", "?limit=-1", "?unassisted=yes", "?limit=\u00b2", "?limit=\uff11",
+    "query", ["?limit=0", "?limit=101", "?limit=x", "?limit=-1", "?without_help=yes", "?unassisted=yes",
+              "?limit=\u00b2", "?limit=\uff11",
               "?limit=\u2460"],
 )
 def test_bad_hall_of_fame_queries_are_400(client, query):

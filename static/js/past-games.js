@@ -1,9 +1,9 @@
-// This browser's finished games, for the statistics page (/stats): the last LIMIT of them in
+// This browser's past games (those that are over), for the statistics page (/stats): the last LIMIT of them in
 // localStorage, nothing sent anywhere and no account needed. The game page records a game when it
 // is over; whether it used help (a hint, auto-play, undo, a restore) only the server knows, so it
 // is asked once then.
 
-const KEY = '2048-finished-games';
+const KEY = '2048-finished-games'; // the name players' browsers keep them under
 export const LIMIT = 500;
 
 function load() {
@@ -23,8 +23,8 @@ function store(games) {
   }
 }
 
-/** The finished games, oldest first: {score, maxTile, moves, date (ms), helped (true, false, or null: unknown)}. */
-export function readFinishedGames() {
+/** The past games, oldest first: {score, maxTile, moves, date (ms), helped (true, false, or null: unknown)}. */
+export function readPastGames() {
   return load().filter((game) => game && Number.isFinite(game.score) && Number.isFinite(game.maxTile));
 }
 
@@ -33,7 +33,7 @@ const fingerprint = (state) => `${state.moves}:${state.score}:${state.board.flat
 let recording = null;
 
 /** Record the game of `state` (the API's) if it is over and not recorded yet; `api` asks whether it used help. */
-export async function recordFinishedGame(state, api) {
+export async function keepPastGame(state, api) {
   const key = fingerprint(state);
   const games = load();
   if (!state.over || recording === key || (games.length && games[games.length - 1].key === key)) return;
