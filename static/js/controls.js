@@ -92,8 +92,17 @@ function bindSolver(buttons, assist) {
 function bindRecordMenu(menu, records) {
   const recordMenu = lazily(() => import('./record-menu.js').then((m) => m.createRecordMenu(menu, records)), records.notice);
   return together(
-    // Opening the menu loads it; its buttons are bound then (record-menu.js).
+    // Opening the menu loads it; a button pressed (or Enter in the name field) while it loads is
+    // answered once it has.
     listen(menu, 'toggle', onLoaded(recordMenu, () => {})),
+    listen(menu, 'click', (event) => {
+      const button = event.target.closest('button[data-action]');
+      if (button) onLoaded(recordMenu, (m) => m.save(button.dataset.action))();
+    }),
+    listen(menu, 'submit', (event) => {
+      event.preventDefault();
+      onLoaded(recordMenu, (m) => m.save('share'))();
+    }),
     records.game.onStateChange((state) => {
       if (isFinished(state)) menu.open = true;
     }),

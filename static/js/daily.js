@@ -12,6 +12,7 @@ import { fill, numberFormat, pageData } from './page.js';
 import { createRecordsApi, withBoundedRetry } from './records-api.js';
 import { loadRecordName, saveRecordName } from './record-menu.js';
 import { createScreen } from './render.js';
+import { handOver } from './share.js';
 import { isFinished } from './state.js';
 import * as storage from './storage.js';
 
@@ -210,20 +211,7 @@ async function share() {
   const preview = $('share-text');
   preview.textContent = text;
   preview.hidden = false;
-  if (navigator.share) {
-    try {
-      await navigator.share({ text });
-      return;
-    } catch (err) {
-      if (err.name === 'AbortError') return; // the player closed the sheet
-    }
-  }
-  try {
-    await navigator.clipboard.writeText(text);
-    say(messages.copied);
-  } catch {
-    // no clipboard here: the text is shown
-  }
+  if (await handOver({ text }) === 'copied') say(messages.copied);
 }
 
 async function startAttempt() {

@@ -3,6 +3,7 @@
 
 import { pageData } from './page.js';
 import { createRecordsApi } from './records-api.js';
+import { handOver } from './share.js';
 import { read, write } from './storage.js';
 
 const NAME_KEY = '2048-record-name';
@@ -15,7 +16,7 @@ export const saveRecordName = (name) => write(NAME_KEY, name);
 /**
  * `menu`: the page's <details> holding the name form and a status line; `messages` has its texts
  * (shared, failed). Its `save(action)` saves the game, then shows the link ("share") or opens the
- * review ("review").
+ * review ("review"); controls.js calls it for the menu's buttons, pressed before this module loaded too.
  */
 export function createRecordMenu(menu, { game, messages }) {
   const api = createRecordsApi(pageData().apiRoot);
@@ -55,35 +56,10 @@ export function createRecordMenu(menu, { game, messages }) {
       window.location.assign(`${saved.url}#review`);
     } else {
       say(messages.shared, saved.url);
-      handOver(new URL(saved.url, window.location.href).href);
+      const url = new URL(saved.url, window.location.href).href;
+      if (await handOver({ url }) === 'copied') result.append(' ', messages.copied);
     }
   }
 
-  /** The system's share sheet where the browser has one (phones), else the link copied. */
-  async function handOver(url) {
-    if (navigator.share) {
-      try {
-        await navigator.share({ url });
-        return;
-      } catch (err) {
-        if (err.name === 'AbortError') return; // the player closed the sheet
-      }
-    }
-    try {
-      await navigator.clipboard.writeText(url);
-      result.append(' ', messages.copied);
-    } catch {
-      // no clipboard here: the link is shown
-    }
-  }
-
-  menu.addEventListener('click', (event) => {
-    const button = event.target.closest('button[data-action]');
-    if (button) save(button.dataset.action);
-  });
-  form.addEventListener('submit', (event) => {
-    event.preventDefault(); // Enter in the name field shares
-    save('share');
-  });
   return { save };
 }
