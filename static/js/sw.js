@@ -37,8 +37,11 @@ async function fetchAndKeep(cache, request) {
 }
 
 const keptFirst = (cache, request) => cache.match(request).then((kept) => kept || fetchAndKeep(cache, request));
+// Offline, any copy kept of the page is better than none: its Vary (the language, the cookie) is not
+// asked to match, nor its query.
+const KEPT_PAGE = { ignoreSearch: true, ignoreVary: true };
 const networkFirst = (cache, request) => fetchAndKeep(cache, request)
-  .catch(async (err) => (await cache.match(request, { ignoreSearch: true })) || (await cache.match(OFFLINE)) || Promise.reject(err));
+  .catch(async (err) => (await cache.match(request, KEPT_PAGE)) || (await cache.match(OFFLINE)) || Promise.reject(err));
 
 self.addEventListener('fetch', (event) => {
   const { request } = event;
