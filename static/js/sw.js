@@ -29,10 +29,16 @@ self.addEventListener('message', (event) => event.waitUntil(caches.open(CACHE).t
     .map(async (url) => (await cache.match(url)) || cache.add(url)),
 ]))));
 
-/** The network's answer to `request`, kept when it is a good one. */
+/**
+ * The network's answer to `request`, kept when it is a good one. Its body is read whole before it
+ * replaces the copy kept: a server going down mid-answer fails the fetch, and the copy stays.
+ */
 async function fetchAndKeep(cache, request) {
   const response = await fetch(request);
-  if (response.ok) await cache.put(request, response.clone());
+  if (response.ok) {
+    const { status, statusText, headers } = response;
+    await cache.put(request, new Response(await response.clone().blob(), { status, statusText, headers }));
+  }
   return response;
 }
 

@@ -3,8 +3,10 @@ files, the page shows the saved game and best score, says that play resumes when
 back (covering nothing), and it does resume; a page it never kept is the app's own offline page,
 in the player's language."""
 
+import socket
 import tempfile
 import threading
+from contextlib import suppress
 
 import pytest
 from playwright.sync_api import expect
@@ -18,20 +20,34 @@ pytestmark = pytest.mark.e2e
 
 
 class Server:
-    """The app on a port of its own that can stop answering (connection refused) and come back."""
+    """The app on a port of its own that can stop answering (connection refused) and come back.
+    Stopped, it also closes the connections the browser keeps open, which a thread of the server
+    would otherwise go on answering: an outage, not a server that stopped accepting."""
 
     def __init__(self, app):
-        self.app, self.port, self.server = app, 0, None
+        self.app, self.port, self.server, self.connections = app, 0, None, []
 
     def start(self):
         self.server = make_server("127.0.0.1", self.port, self.app, threaded=True)
         self.port = self.server.server_port
+        accept = self.server.get_request
+
+        def get_request():
+            connection, address = accept()
+            self.connections.append(connection)
+            return connection, address
+
+        self.server.get_request = get_request
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return f"http://127.0.0.1:{self.port}"
 
     def stop(self):
         self.server.shutdown()
         self.server.server_close()
+        for connection in self.connections:
+            with suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+        self.connections.clear()
 
 
 @pytest.fixture
@@ -43,15 +59,17 @@ def server():
 
 
 def kept_for_offline(page):
-    """Wait until the service worker controls the page and has kept it, its files and the offline
-    page in the page's language."""
+    """Wait until the service worker controls the page and has kept it whole, its files and the
+    offline page in the page's language."""
     page.wait_for_function(
         """async () => {
             const cache = await caches.open('game2048');
             const kept = (await cache.keys()).map((r) => new URL(r.url));
             const offline = await cache.match('/offline');
+            const page = await cache.match('/', { ignoreVary: true });
             return navigator.serviceWorker.controller
-                && kept.some((url) => url.pathname === '/') && kept.some((url) => url.pathname === '/static/js/main.js')
+                && page && (await page.text()).includes('id="board"')
+                && kept.some((url) => url.pathname === '/static/js/main.js')
                 && offline && offline.headers.get('Content-Language') === document.documentElement.lang;
         }""",
         polling=100,
