@@ -7,6 +7,7 @@ from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import (
+    answers,
     assets,
     backups,
     config,
@@ -39,6 +40,7 @@ def create_app(test_config=None):
         template_folder=_shipped("templates"),
         static_folder=_shipped("static"),
     )
+    app.json = answers.Answers(app)
     app.config.from_mapping(config.DEFAULTS)
     app.config.from_prefixed_env()
     app.config.from_mapping(overrides)

@@ -13,6 +13,8 @@ from urllib.parse import parse_qs, urlsplit
 import brotli
 import pytest
 
+from tests.support.client_play import play, save
+
 PAGES = ["/", "/daily", "/rules", "/strategy", "/solver", "/stats"]
 IMMUTABLE = "public, max-age=31536000, immutable"
 DECODE = {"br": brotli.decompress, "gzip": gzip.decompress}
@@ -189,6 +191,23 @@ def test_the_api_answers_stay_uncompressed(client):
         reply = client.post("/api/game/moves", json={"direction": "left"}, headers=offered)
         assert reply.status_code == 200 and "Content-Encoding" not in reply.headers
     assert "Content-Encoding" not in client.get("/api/game", headers=offered).headers
+
+
+def test_api_answers_are_compact_json_with_sorted_keys_and_text_as_utf_8(client):
+    """What Flask's own encoder writes (app/answers.py encodes answers with msgspec), a name's letters unescaped."""
+    play(client, 3)
+    for reply in (
+        client.post("/api/game/moves", json={"direction": "left"}),
+        client.get(f"/api/records/{save(client, 'Žluťoučký kůň 🐉')}"),
+        client.post("/api/game/moves", json={"direction": "sideways"}),
+    ):
+        written = json.dumps(reply.get_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert reply.mimetype == "application/json" and reply.get_data(as_text=True) == written + "\n"
+
+
+def test_debug_mode_indents_api_answers(make_app):
+    reply = make_app(DEBUG=True).test_client().get("/api/game")
+    assert reply.get_data(as_text=True) == json.dumps(reply.get_json(), sort_keys=True, indent=2) + "\n"
 
 
 def test_a_fingerprinted_file_is_sent_at_brotli_s_best_with_only_the_headers_it_needs(client):
