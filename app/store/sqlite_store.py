@@ -13,7 +13,8 @@ moment a worker dies, so a killed request never blocks its session.
 
 Each row names the game its session holds (``game``), under a unique index: SQLite itself
 keeps a game in one session (locking.py, one game, one place). An expired row is no holder,
-and a write first clears the expired rows that hold its game.
+and a write first clears the expired rows that hold its game. A write-back that holds the game
+its row names already leaves the game's index be: a move's write is then the row and its expiry.
 """
 
 import fcntl
@@ -23,6 +24,7 @@ import os
 import sqlite3
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from flask_session.base import ServerSideSessionInterface
@@ -59,12 +61,22 @@ UPSERT = (
     "ON CONFLICT (id) DO UPDATE SET data = excluded.data, expires = excluded.expires, played = excluded.played, "
     "game = excluded.game"
 )
+READ = "SELECT data, game FROM sessions WHERE id = ? AND expires > ?"
+REWRITE = "UPDATE sessions SET data = ?, expires = ?, played = ? WHERE id = ?"  # the same game
 DELETE_EXPIRED_HOLDERS = "DELETE FROM sessions WHERE game = ? AND id != ? AND expires <= ?"
 HOLDER = "SELECT id FROM sessions WHERE game = ? AND expires > ?"
 DELETE_EXPIRED = (
     "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires <= ? ORDER BY expires LIMIT ?)"
 )
 DELETE_LEAST_WORTH = "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions ORDER BY played, expires LIMIT ?)"
+
+
+@dataclass(frozen=True)
+class Held:
+    """A session's lock file, and the game its row named when it was read under that lock."""
+
+    file: object
+    game: str | None
 
 
 class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
@@ -105,18 +117,16 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
             raise StoreUnavailable(f"the session database failed: {error}") from error
 
     def _lock_and_read(self, store_id):
-        handle = self._lock(store_id)
+        file = self._lock(store_id)
         try:
-            row = self._run(
-                lambda db: db.execute(
-                    "SELECT data FROM sessions WHERE id = ? AND expires > ?", (store_id, time.time())
-                ).fetchone()
-            )
+            row = self._run(lambda db: db.execute(READ, (store_id, time.time())).fetchone())
         except BaseException:
-            self._release(handle)
+            _unlock(file)
             raise
-        data = None if row is None else self._decode(store_id, lambda: self.serializer.decode(row[0]))
-        return handle, data
+        if row is None:
+            return Held(file, None), None
+        data, game = row
+        return Held(file, game), self._decode(store_id, lambda: self.serializer.decode(data))
 
     def _lock(self, store_id):
         """flock() one of a fixed set of lock files, so the folder never grows."""
@@ -148,11 +158,17 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         self._run_holding(store_id, insert)
 
     def _write_and_release(self, handle, store_id, session, ttl, played, holding):
+        """The row rewritten in place when it names the session's game already; written whole when the
+        game changed (or was never named), or when the row has gone (made room for) since it was read."""
         data = self.serializer.encode(session)
+
+        def write(db):
+            expires = time.time() + ttl
+            if not (handle.game == holding.game and db.execute(REWRITE, (data, expires, played, store_id)).rowcount):
+                self._upsert(db, store_id, data, expires, played, holding.game)
+
         try:
-            self._run_holding(
-                store_id, lambda db: self._upsert(db, store_id, data, time.time() + ttl, played, holding.game)
-            )
+            self._run_holding(store_id, write)
         finally:
             self._release(handle)
         return True
@@ -180,8 +196,7 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         return None if row is None else row[0]
 
     def _release(self, handle):
-        fcntl.flock(handle, fcntl.LOCK_UN)
-        handle.close()
+        _unlock(handle.file)
 
     def _delete_session(self, store_id):
         self._run(lambda db: db.execute("DELETE FROM sessions WHERE id = ?", (store_id,)))
@@ -191,6 +206,11 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         is taken, so /healthz never waits behind a session's request)."""
         self._run(lambda db: db.execute("INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)", (time.time(),)))
         self._lock_file(0).close()
+
+
+def _unlock(file):
+    fcntl.flock(file, fcntl.LOCK_UN)
+    file.close()
 
 
 def _connect(path):

@@ -15,8 +15,10 @@ from tests.support.session_lock import holding_the_session_of
 from tests.support.states import restorable_state
 from tests.support.stored_sessions import (
     database,
+    drop_entry,
     entry_count,
     has_entry,
+    named_game,
     overwrite_every_entry,
     read_entry,
     write_entry,
@@ -280,6 +282,23 @@ def test_when_only_played_games_are_left_the_longest_idle_goes_first(make_app):
     app.test_client().get("/api/game")
     statuses = [player.post("/api/game/moves", json={"direction": "up"}).status_code for player in players]
     assert statuses == [200, 404, 200]
+
+
+def test_a_move_whose_session_was_made_room_for_while_it_ran_is_still_kept(app, client, monkeypatch):
+    """The store may drop a session's row between its read and its write-back: the write puts it back whole."""
+    client.post("/api/game", json={"seed": 5})
+    store_id = "session:" + client.get_cookie("session").value
+    save_game = games.save_game
+
+    def dropped_meanwhile(game):
+        save_game(game)
+        drop_entry(app, store_id)
+
+    monkeypatch.setattr(games, "save_game", dropped_meanwhile)
+    moved = client.post("/api/game/moves", json={"direction": "up"}).get_json()
+    monkeypatch.undo()
+    assert moved["moved"] and client.get("/api/game").get_json()["board"] == moved["board"]
+    assert named_game(app, store_id) == read_entry(app, store_id)["game"]["id"]
 
 
 def test_a_session_with_no_move_is_kept_a_short_while_only(make_app):

@@ -24,6 +24,16 @@ def read_entry(app, store_id):
     return app.session_interface.serializer.decode(raw)
 
 
+def named_game(app, store_id):
+    """The game the entry's row names (its unique index keeps a game in one session), or None."""
+    rows = _query(app, "SELECT game FROM sessions WHERE id = ?", (store_id,))
+    return rows[0][0] if rows else None
+
+
+def drop_entry(app, store_id):
+    _query(app, "DELETE FROM sessions WHERE id = ?", (store_id,))
+
+
 def write_entry(app, store_id, data):
     raw = app.session_interface.serializer.encode(data)
     _query(app, "UPDATE sessions SET data = ?, expires = ? WHERE id = ?", (raw, time.time() + 3600, store_id))
