@@ -4,7 +4,7 @@ Every operation touches a handful of rows through an index, so a request costs t
 same with a hundred stored sessions or a hundred thousand: nothing ever scans the
 store. It stays bounded: a new session first deletes a few expired ones (oldest
 first), and past ``limit`` sessions it drops the unplayed ones first, then the played
-longest idle. A count kept by triggers says when, so it is never counted. A write that fails (a full disk, a
+longest idle (to within a hundredth of their lifetime, EXPIRY_AHEAD). A count kept by triggers says when, so it is never counted. A write that fails (a full disk, a
 read-only or vanished folder) is rolled back by SQLite and leaves nothing behind;
 the request is answered 503, and nothing was changed.
 
@@ -14,7 +14,10 @@ moment a worker dies, so a killed request never blocks its session.
 Each row names the game its session holds (``game``), under a unique index: SQLite itself
 keeps a game in one session (locking.py, one game, one place). An expired row is no holder,
 and a write first clears the expired rows that hold its game. A write-back that holds the game
-its row names already leaves the game's index be: a move's write is then the row and its expiry.
+its row names already leaves the game's index be; and while the expiry it wrote is still a
+lifetime away it leaves the expiry be too (each write pushes it a hundredth further than it
+must), so a move's write is the row's data alone: the indexes of expiry are rewritten once in a
+while, not on every move.
 """
 
 import fcntl
@@ -38,6 +41,7 @@ log = logging.getLogger(__name__)
 
 FILE_LOCK_STRIPES = 256
 EXPIRED_PER_NEW_SESSION = 64  # more than one per new session, so the expired never pile up
+EXPIRY_AHEAD = 0.01  # of a lifetime: how much further than its lifetime a write pushes a session's expiry
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, data BLOB NOT NULL, expires REAL NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires);
@@ -61,8 +65,9 @@ UPSERT = (
     "ON CONFLICT (id) DO UPDATE SET data = excluded.data, expires = excluded.expires, played = excluded.played, "
     "game = excluded.game"
 )
-READ = "SELECT data, game FROM sessions WHERE id = ? AND expires > ?"
+READ = "SELECT data, game, expires, played FROM sessions WHERE id = ? AND expires > ?"
 REWRITE = "UPDATE sessions SET data = ?, expires = ?, played = ? WHERE id = ?"  # the same game
+REWRITE_DATA = "UPDATE sessions SET data = ? WHERE id = ?"  # the same game, worth and expiry
 DELETE_EXPIRED_HOLDERS = "DELETE FROM sessions WHERE game = ? AND id != ? AND expires <= ?"
 HOLDER = "SELECT id FROM sessions WHERE game = ? AND expires > ?"
 DELETE_EXPIRED = (
@@ -73,10 +78,17 @@ DELETE_LEAST_WORTH = "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions 
 
 @dataclass(frozen=True)
 class Held:
-    """A session's lock file, and the game its row named when it was read under that lock."""
+    """A session's lock file, and what its row said when it was read under that lock (None: no row)."""
 
     file: object
     game: str | None
+    expires: float | None = None
+    played: bool | None = None
+
+    def keeps(self, holding, played, expires):
+        """Whether the row can keep its game, worth and expiry: the write would only move its expiry
+        less far than ``expires`` (the latest it may be left at)."""
+        return self.game == holding.game and self.played == played and self.expires >= expires
 
 
 class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
@@ -125,8 +137,8 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
             raise
         if row is None:
             return Held(file, None), None
-        data, game = row
-        return Held(file, game), self._decode(store_id, lambda: self.serializer.decode(data))
+        data, game, expires, played = row
+        return Held(file, game, expires, bool(played)), self._decode(store_id, lambda: self.serializer.decode(data))
 
     def _lock(self, store_id):
         """flock() one of a fixed set of lock files, so the folder never grows."""
@@ -153,17 +165,21 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
             (stored,) = db.execute("SELECT sessions FROM stored").fetchone()
             if stored >= self.limit:
                 db.execute(DELETE_LEAST_WORTH, (stored - self.limit + 1,))
-            self._upsert(db, store_id, data, now + ttl, played, holding.game)
+            self._upsert(db, store_id, data, now + ttl * (1 + EXPIRY_AHEAD), played, holding.game)
 
         self._run_holding(store_id, insert)
 
     def _write_and_release(self, handle, store_id, session, ttl, played, holding):
-        """The row rewritten in place when it names the session's game already; written whole when the
+        """Only the row's data rewritten while its game, worth and expiry still hold; the row rewritten
+        in place with a new expiry when it names the session's game already; written whole when the
         game changed (or was never named), or when the row has gone (made room for) since it was read."""
         data = self.serializer.encode(session)
 
         def write(db):
-            expires = time.time() + ttl
+            now = time.time()
+            if handle.keeps(holding, played, now + ttl) and db.execute(REWRITE_DATA, (data, store_id)).rowcount:
+                return
+            expires = now + ttl * (1 + EXPIRY_AHEAD)
             if not (handle.game == holding.game and db.execute(REWRITE, (data, expires, played, store_id)).rowcount):
                 self._upsert(db, store_id, data, expires, played, holding.game)
 

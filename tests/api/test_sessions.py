@@ -5,8 +5,10 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
+from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 from flask import request, session
 
 from app import create_app, games
@@ -17,6 +19,7 @@ from tests.support.stored_sessions import (
     database,
     drop_entry,
     entry_count,
+    expiry,
     has_entry,
     named_game,
     overwrite_every_entry,
@@ -272,16 +275,39 @@ def test_opening_pages_from_many_addresses_never_pushes_a_played_game_out(make_a
 
 
 def test_when_only_played_games_are_left_the_longest_idle_goes_first(make_app):
+    """Idle times told apart to a hundredth of the session lifetime (30 days: some 7 hours): a day here."""
     app = make_app(SESSION_STORE_LIMIT=3)
     players = [app.test_client() for _ in range(3)]
-    for player in players:
-        player.get("/api/game")
-        player.post("/api/game/moves", json={"direction": "left"})
-        player.post("/api/game/moves", json={"direction": "right"})
-    players[0].get("/api/game")  # the first player comes back: the second is now idle longest
-    app.test_client().get("/api/game")
-    statuses = [player.post("/api/game/moves", json={"direction": "up"}).status_code for player in players]
+    start = datetime.now(UTC)
+    for day, player in enumerate(players):
+        with time_machine.travel(start + timedelta(days=day)):
+            player.get("/api/game")
+            player.post("/api/game/moves", json={"direction": "left"})
+            player.post("/api/game/moves", json={"direction": "right"})
+    with time_machine.travel(start + timedelta(days=3)):
+        players[0].get("/api/game")  # the first player comes back: the second is now idle longest
+        app.test_client().get("/api/game")
+        statuses = [player.post("/api/game/moves", json={"direction": "up"}).status_code for player in players]
     assert statuses == [200, 404, 200]
+
+
+def test_a_move_leaves_the_expiry_be_until_it_is_a_hundredth_of_a_lifetime_nearer(make_app):
+    """So a move writes only its session's data; the session never lives less than its lifetime."""
+    app = make_app()
+    player = app.test_client()
+    start = datetime.now(UTC)
+    with time_machine.travel(start, tick=False):
+        player.post("/api/game", json={"seed": 3})
+        player.post("/api/game/moves", json={"directions": ["left", "right", "up", "down"]})  # played: kept long
+        store_id = "session:" + player.get_cookie("session").value
+        first = expiry(app, store_id)
+    lifetime = app.permanent_session_lifetime.total_seconds()
+    assert first == pytest.approx(start.timestamp() + lifetime * 1.01)
+    for hours, moved in [(1, False), (7, False), (7.3, True)]:
+        with time_machine.travel(start + timedelta(hours=hours), tick=False):
+            player.post("/api/game/moves", json={"directions": ["left", "right", "up", "down"]})
+            assert expiry(app, store_id) >= time.time() + lifetime
+            assert (expiry(app, store_id) != first) is moved
 
 
 def test_a_move_whose_session_was_made_room_for_while_it_ran_is_still_kept(app, client, monkeypatch):

@@ -30,6 +30,11 @@ def named_game(app, store_id):
     return rows[0][0] if rows else None
 
 
+def expiry(app, store_id):
+    """When the stored session expires (Unix time)."""
+    return _query(app, "SELECT expires FROM sessions WHERE id = ?", (store_id,))[0][0]
+
+
 def drop_entry(app, store_id):
     _query(app, "DELETE FROM sessions WHERE id = ?", (store_id,))
 
