@@ -114,6 +114,7 @@ class Game:
     day: str | None = None  # a day's game: its UTC date (YYYY-MM-DD); its tiles are drawn from its history
     ranked: bool = False  # a day's game that counts on the day's leaderboard (app/daily.py)
     _draws: HistoryDraws | None = field(default=None, init=False, repr=False, compare=False)
+    _over: tuple[int, bool] | None = field(default=None, init=False, repr=False, compare=False)  # (board, over)
 
     @classmethod
     def new(cls, seed: int | None = None, *, seed_chosen: bool | None = None, day: str | None = None) -> "Game":
@@ -197,7 +198,10 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return is_over(self.board)
+        """Whether no move is left; asked several times a move, so kept until the board changes."""
+        if self._over is None or self._over[0] != self.board:
+            self._over = (self.board, is_over(self.board))
+        return self._over[1]
 
     @property
     def finished(self) -> bool:
@@ -312,7 +316,7 @@ class Game:
 
     def to_stored(self) -> dict:
         """The game as a session stores it: every session holds one, so what is still at its
-        default (no undo, no restore) is left out."""
+        default (no undo, no restore) is left out, and ``over`` is not kept (it is recomputed)."""
         optional = {
             "id": self.id,
             "restores": self.restores,
@@ -324,7 +328,11 @@ class Game:
             "ranked": self.ranked,
         }
         return {
-            **self.to_state(),
+            "board": f"{self.board:x}",  # packed, as the earlier positions: read back without a check of each cell
+            "score": self.score,
+            "won": self.won,
+            "keep_playing": self.keep_playing,
+            "moves": self.moves,
             "seed": self.seed,
             "seed_chosen": self.seed_chosen,
             "start": self.start,

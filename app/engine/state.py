@@ -143,8 +143,9 @@ def read_stored_state(state) -> dict:
     right type and within its bounds, so nothing malformed reaches the engine, but not held to the
     rules again (parse_state did that when the state came in, and play keeps them)."""
     _check_keys(state, STATE_KEYS | {"seed"})
+    board = state["board"]
     return {
-        "board": _check_board(state["board"]),
+        "board": _check_packed(board) if isinstance(board, str) else _check_board(board),  # a list: stored before
         "score": check_count("score", state["score"]),
         "won": check_bool("won", state["won"]),
         "keep_playing": check_bool("keep_playing", state["keep_playing"]),

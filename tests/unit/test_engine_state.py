@@ -72,7 +72,8 @@ def test_to_state_has_exactly_the_documented_keys():
     assert set(state) == {"board", "score", "won", "over", "keep_playing", "moves"}
     assert [len(row) for row in state["board"]] == [4, 4, 4, 4]
     assert game.to_stored() == {
-        **state,
+        **{key: value for key, value in state.items() if key != "over"},
+        "board": f"{game.board:x}",
         "seed": 11,
         "seed_chosen": True,
         "start": None,
@@ -90,6 +91,20 @@ def test_states_and_records_round_trip(game):
     assert (restored.to_state(), restored.seed, restored.start) == (game.to_state(), game.seed, game.start_state())
     assert Game.from_stored(game.to_stored()) == game
     assert Game.from_stored(json.loads(json.dumps(game.to_stored()))) == game
+
+
+def test_a_game_stored_with_its_board_as_rows_reads_back():
+    """Sessions and sealed copies kept before the stored board was packed."""
+    game = Game.new(seed=11)
+    game.play("left")
+    before = {**game.to_stored(), "board": game.to_state()["board"], "over": False}
+    assert Game.from_stored(before) == game
+
+
+def test_a_stored_board_that_is_not_a_packed_board_is_refused():
+    for board in ["", "xyz", "0", "1" + "0" * 20, "-5"]:
+        with pytest.raises(InvalidState, match="stored board"):
+            Game.from_stored({**Game.new(seed=11).to_stored(), "board": board})
 
 
 def test_over_is_recomputed_not_trusted():
