@@ -78,9 +78,11 @@ DELETE_LEAST_WORTH = "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions 
 
 @dataclass(frozen=True)
 class Held:
-    """A session's lock file, and what its row said when it was read under that lock (None: no row)."""
+    """A session's lock file, the connection that read its row under that lock (its write-back uses it,
+    the file just found in place), and what the row said (None: no row)."""
 
     file: object
+    db: sqlite3.Connection
     game: str | None
     expires: float | None = None
     played: bool | None = None
@@ -99,7 +101,7 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
     def __init__(self, app, *, path, limit, **kwargs):
         super().__init__(app, **kwargs)
         self.path = Path(path)
-        self.lock_dir = self.path.parent / "locks"
+        self._lock_paths = [self.path.parent / "locks" / f"{stripe}.lock" for stripe in range(FILE_LOCK_STRIPES)]
         self.limit = limit
         self._local = threading.local()
 
@@ -117,9 +119,10 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
             raise StoreUnavailable(f"cannot open the session database: {error}") from error
         return local.db
 
-    def _run(self, work):
-        """``work(db)`` in one transaction; any failure is rolled back and the store is unavailable."""
-        db = self._database()
+    def _run(self, work, db=None):
+        """``work(db)`` in one transaction (on this thread's connection, or ``db``); any failure is rolled
+        back and the store is unavailable."""
+        db = self._database() if db is None else db
         try:
             with db:
                 return work(db)
@@ -131,14 +134,15 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
     def _lock_and_read(self, store_id):
         file = self._lock(store_id)
         try:
-            row = self._run(lambda db: db.execute(READ, (store_id, time.time())).fetchone())
+            db = self._database()
+            row = self._run(lambda db: db.execute(READ, (store_id, time.time())).fetchone(), db)
         except BaseException:
             _unlock(file)
             raise
         if row is None:
-            return Held(file, None), None
+            return Held(file, db, None), None
         data, game, expires, played = row
-        return Held(file, game, expires, bool(played)), self._decode(store_id, lambda: self.serializer.decode(data))
+        return Held(file, db, game, expires, bool(played)), self._decode(store_id, lambda: self.serializer.decode(data))
 
     def _lock(self, store_id):
         """flock() one of a fixed set of lock files, so the folder never grows."""
@@ -152,7 +156,7 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         return file
 
     def _lock_file(self, stripe):
-        return open_lock_file(self.lock_dir / f"{stripe}.lock", StoreUnavailable, folder_mode=0o700)
+        return open_lock_file(self._lock_paths[stripe], StoreUnavailable, folder_mode=0o700)
 
     def _write(self, store_id, session, ttl, played, holding):
         """A new session: expired sessions go first, then, if the store is full, the unplayed
@@ -184,7 +188,7 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
                 self._upsert(db, store_id, data, expires, played, holding.game)
 
         try:
-            self._run_holding(store_id, write)
+            self._run_holding(store_id, write, handle.db)
         finally:
             self._release(handle)
         return True
@@ -199,10 +203,10 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
                 raise
             db.execute(UPSERT, (store_id, data, expires, played, game))
 
-    def _run_holding(self, store_id, work):
-        """``_run(work)``; a session whose game another row holds is forgotten (GameHeldElsewhere)."""
+    def _run_holding(self, store_id, work, db=None):
+        """``_run(work, db)``; a session whose game another row holds is forgotten (GameHeldElsewhere)."""
         try:
-            self._run(work)
+            self._run(work, db)
         except GameHeldElsewhere:
             self._delete_session(store_id)
             raise
