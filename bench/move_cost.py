@@ -6,7 +6,11 @@ Through Flask's test client (no network, no gunicorn), one player with a game of
 moves (its five positions kept for undo full) plays moves round the four directions, in rounds
 alternating with as many ``GET /healthz``: the median of each, and their ratio, which is what a
 move costs beyond any request (the session's lock and read, the game rebuilt from its stored form,
-the move, the write-back). ``--profile N`` prints the N functions a move spends most time in.
+the move, the write-back). A move is timed in both forms the API takes: as the page sends it (a
+batch of one direction with the count it was played from and a request id, static/js/api.js),
+and as one ``direction``, answered with its animation. Each request is timed alone: reading its
+answer is the client's work, done after the clock stops. ``--profile N`` prints the N functions
+the page's moves spend most time in.
 """
 
 import argparse
@@ -30,13 +34,41 @@ def player(app):
     return client
 
 
-def timings(call, count):
-    times = []
-    for _ in range(count):
+class Moves:
+    """One player's moves round the four directions, each a request timed alone; a lost game begins again."""
+
+    def __init__(self, client):
+        self.client = client
+        self.step = 0
+        self.moves = client.get("/api/game").get_json()["moves"]
+
+    def page(self):
+        """A move as the page sends it."""
+        body = {"directions": [self._direction()], "moves": self.moves, "id": f"move-{self.step}"}
+        return self._timed(lambda: self.client.post("/api/game/moves", json=body))
+
+    def single(self):
+        """A move as one direction, answered with its animation."""
+        body = {"direction": self._direction()}
+        return self._timed(lambda: self.client.post("/api/game/moves", json=body))
+
+    def _direction(self):
+        self.step += 1
+        return DIRECTIONS[self.step % 4]
+
+    def _timed(self, send):
         started = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - started)
-    return times
+        answer = send()
+        took = time.perf_counter() - started
+        state = answer.get_json()
+        if state["over"]:
+            state = self.client.post("/api/game", json={"seed": self.step}).get_json()
+        self.moves = state["moves"]
+        return took
+
+
+def timings(call, count):
+    return [call() for _ in range(count)]
 
 
 def main(argv=None):
@@ -48,33 +80,28 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"INSTANCE_PATH": Path(folder) / "instance", "RATELIMIT_ENABLED": False})
         client = player(app)
-        step = 0
-
-        def move():
-            nonlocal step
-            step += 1
-            state = client.post("/api/game/moves", json={"direction": DIRECTIONS[step % 4]}).get_json()
-            if state["over"]:
-                client.post("/api/game", json={"seed": step})
+        moves = Moves(client)
 
         def healthz():
+            started = time.perf_counter()
             client.get("/healthz")
+            return time.perf_counter() - started
 
-        moves, plain = [], []
+        kinds = {"healthz": healthz, "page": moves.page, "single": moves.single}
+        times = {kind: [] for kind in kinds}
         per_round = args.requests // args.rounds
         for _ in range(args.rounds):
-            plain += timings(healthz, per_round)
-            moves += timings(move, per_round)
-        result = {
-            "move_ms": round(statistics.median(moves) * 1000, 3),
-            "healthz_ms": round(statistics.median(plain) * 1000, 3),
-        }
-        result["ratio"] = round(result["move_ms"] / result["healthz_ms"], 2)
-        print(f"move {result['move_ms']} ms, /healthz {result['healthz_ms']} ms (medians of {len(moves)} each):"
-              f" a move costs {result['ratio']}x a plain request")  # fmt: skip
+            for kind, call in kinds.items():
+                times[kind] += timings(call, per_round)
+        result = {f"{kind}_ms": round(statistics.median(taken) * 1000, 3) for kind, taken in times.items()}
+        for form in ("page", "single"):
+            result[f"{form}_ratio"] = round(result[f"{form}_ms"] / result["healthz_ms"], 2)
+        print(f"/healthz {result['healthz_ms']} ms; a move as the page sends it {result['page_ms']} ms,"
+              f" {result['page_ratio']}x; as one direction with its animation {result['single_ms']} ms,"
+              f" {result['single_ratio']}x (medians of {len(times['healthz'])} each)")  # fmt: skip
         if args.profile:
             profile = cProfile.Profile()
-            profile.runcall(timings, move, per_round)
+            profile.runcall(timings, moves.page, per_round)
             pstats.Stats(profile).sort_stats("tottime").print_stats(args.profile)
     return result
 
