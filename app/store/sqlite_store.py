@@ -4,7 +4,8 @@ Every operation touches a handful of rows through an index, so a request costs t
 same with a hundred stored sessions or a hundred thousand: nothing ever scans the
 store. It stays bounded: a new session first deletes a few expired ones (oldest
 first), and past ``limit`` sessions it drops the unplayed ones first, then the played
-longest idle (to within a hundredth of their lifetime, EXPIRY_AHEAD). A count kept by triggers says when, so it is never counted. A write that fails (a full disk, a
+longest idle (to within a hundredth of their lifetime, EXPIRY_AHEAD). A count kept by
+triggers says when, so it is never counted. A write that fails (a full disk, a
 read-only or vanished folder) is rolled back by SQLite and leaves nothing behind;
 the request is answered 503, and nothing was changed.
 
