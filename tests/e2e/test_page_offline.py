@@ -14,6 +14,7 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from app.engine import pack, valid_moves
+from tests.support.browser import wait_for_promise
 from tests.support.game_page import dom_best, dom_board, wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -61,7 +62,8 @@ def server():
 def kept_for_offline(page):
     """Wait until the service worker controls the page and has kept it whole, its files and the
     offline page in the page's language."""
-    page.wait_for_function(
+    wait_for_promise(
+        page,
         """async () => {
             const cache = await caches.open('game2048');
             const kept = (await cache.keys()).map((r) => new URL(r.url));
@@ -72,7 +74,6 @@ def kept_for_offline(page):
                 && kept.some((url) => url.pathname === '/static/js/main.js')
                 && offline && offline.headers.get('Content-Language') === document.documentElement.lang;
         }""",
-        polling=100,
     )
 
 

@@ -1,11 +1,13 @@
 """What the browser benchmarks and the browser tests share: Debian's Chromium, the app served in
-this process, and the board as the page shows it."""
+this process, the board as the page shows it, and waiting on the page's promises."""
 
 import os
 import threading
 from contextlib import contextmanager
 
 from werkzeug.serving import make_server
+
+from tests.support.servers import wait_until
 
 # Playwright cannot download its own browsers here: Debian's Chromium it is.
 CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -33,6 +35,12 @@ def served(app):
     finally:
         server.shutdown()
         thread.join(timeout=10)
+
+
+def wait_for_promise(page, predicate: str, timeout: float = 15.0):
+    """Wait until the page's async ``predicate`` resolves to something true, which is returned.
+    Playwright's wait_for_function takes the promise an async function returns for true at once."""
+    return wait_until(lambda: page.evaluate(predicate), timeout, interval=0.1, message=predicate.strip()[:60])
 
 
 def dom_board(page) -> list[list[int]]:

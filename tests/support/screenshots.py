@@ -18,7 +18,7 @@ from playwright.sync_api import sync_playwright
 
 from app import create_app
 from app.engine import DIRECTIONS, move, pack
-from tests.support.browser import CHROMIUM_ARGS, CHROMIUM_PATH, served
+from tests.support.browser import CHROMIUM_ARGS, CHROMIUM_PATH, served, wait_for_promise
 
 SCREENS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 # A game well under way, then one move (left) from its end.
@@ -177,8 +177,8 @@ def shoot_offline(browser, base_url, out: Path) -> list[Path]:
     context = browser.new_context(base_url=base_url, viewport=SCREENS["phone"], reduced_motion="reduce")
     page = context.new_page()
     page.goto("/")
-    page.wait_for_function("async () => !!(await navigator.serviceWorker.ready).active")
-    page.wait_for_function("async () => (await caches.keys()).length > 0")
+    wait_for_promise(page, "async () => !!(await navigator.serviceWorker.ready).active")
+    wait_for_promise(page, "async () => (await caches.keys()).length > 0")
     context.set_offline(True)
     page.goto("/strategy")
     page.locator("h1.page-title").wait_for()
