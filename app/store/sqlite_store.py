@@ -88,10 +88,9 @@ class Held:
     expires: float | None = None
     played: bool | None = None
 
-    def keeps(self, holding, played, expires):
-        """Whether the row can keep its game, worth and expiry: the write would only move its expiry
-        less far than ``expires`` (the latest it may be left at)."""
-        return self.game == holding.game and self.played == played and self.expires >= expires
+    def keeps(self, played, latest):
+        """Whether the row can keep its worth and expiry: its expiry is no earlier than ``latest``."""
+        return self.played == played and self.expires >= latest
 
 
 class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
@@ -170,7 +169,7 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
             (stored,) = db.execute("SELECT sessions FROM stored").fetchone()
             if stored >= self.limit:
                 db.execute(DELETE_LEAST_WORTH, (stored - self.limit + 1,))
-            self._upsert(db, store_id, data, now + ttl * (1 + EXPIRY_AHEAD), played, holding.game)
+            self._upsert(db, store_id, data, _expiry(now, ttl), played, holding.game)
 
         self._run_holding(store_id, insert)
 
@@ -182,10 +181,11 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
 
         def write(db):
             now = time.time()
-            if handle.keeps(holding, played, now + ttl) and db.execute(REWRITE_DATA, (data, store_id)).rowcount:
+            same_game = handle.game == holding.game
+            if same_game and handle.keeps(played, now + ttl) and db.execute(REWRITE_DATA, (data, store_id)).rowcount:
                 return
-            expires = now + ttl * (1 + EXPIRY_AHEAD)
-            if not (handle.game == holding.game and db.execute(REWRITE, (data, expires, played, store_id)).rowcount):
+            expires = _expiry(now, ttl)
+            if not (same_game and db.execute(REWRITE, (data, expires, played, store_id)).rowcount):
                 self._upsert(db, store_id, data, expires, played, holding.game)
 
         try:
@@ -227,6 +227,11 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         is taken, so /healthz never waits behind a session's request)."""
         self._run(lambda db: db.execute("INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)", (time.time(),)))
         self._lock_file(0).close()
+
+
+def _expiry(now, ttl):
+    """A session's expiry as a write sets it: its lifetime from ``now``, and a hundredth more (EXPIRY_AHEAD)."""
+    return now + ttl * (1 + EXPIRY_AHEAD)
 
 
 def _unlock(file):
