@@ -35,7 +35,7 @@ def test_a_host_hides_renames_and_deletes_records(hosted, tmp_path):
     first, second, third = ids
     assert sorted(listed(client)) == sorted(ids)
 
-    hidden = flask("records", "hide", first, env=env)
+    hidden = flask("records", "hide", "--", first, env=env)
     assert hidden.returncode == 0 and f"record {first} ('Player 1', score" in hidden.stderr
     assert "hidden by the host" in hidden.stderr
     assert first not in listed(client) and first not in client.get("/records").get_data(as_text=True)
@@ -54,20 +54,20 @@ def test_a_host_hides_renames_and_deletes_records(hosted, tmp_path):
     restored = create_app({"TESTING": True, "INSTANCE_PATH": elsewhere}).test_client()
     assert restored.get(f"/api/records/{first}").status_code == 410 and first not in listed(restored)
 
-    assert flask("records", "unhide", first, env=env).returncode == 0
+    assert flask("records", "unhide", "--", first, env=env).returncode == 0
     assert client.get(f"/api/records/{first}").status_code == 200 and first in listed(client)
 
-    renamed = flask("records", "rename", second, "\uff2bind name ", env=env)
+    renamed = flask("records", "rename", "--", second, "\uff2bind name ", env=env)
     assert renamed.returncode == 0 and "renamed by the host from 'Player 2' to 'Kind name'" in renamed.stderr
     assert client.get(f"/api/records/{second}").get_json()["name"] == "Kind name", "checked as a player's name"
-    refused = flask("records", "rename", second, "\u200b", env=env)
+    refused = flask("records", "rename", "--", second, "\u200b", env=env)
     assert refused.returncode == 1 and "name must be" in refused.stderr and "Traceback" not in refused.stderr
 
-    deleted = flask("records", "delete", third, env=env)
+    deleted = flask("records", "delete", "--", third, env=env)
     assert deleted.returncode == 0 and f"record {third} ('Player 4', score" in deleted.stderr
     assert client.get(f"/api/records/{third}").status_code == 404 and client.get(f"/records/{third}").status_code == 404
     assert sorted(listed(client)) == sorted([first, second])
 
     for command in ("hide", "unhide", "delete"):
-        unknown = flask("records", command, third, env=env)
+        unknown = flask("records", command, "--", third, env=env)
         assert unknown.returncode == 1 and f"there is no record '{third}' here" in unknown.stderr
