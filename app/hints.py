@@ -14,6 +14,7 @@ as it holds the slot, so that a hint can tell whom it waits for.
 """
 
 import gc
+import os
 import threading
 import time
 from contextlib import contextmanager, suppress
@@ -24,7 +25,7 @@ from time import perf_counter
 from .engine import Game
 from .errors import ApiError
 from .faults import SolverUnavailable
-from .lockfiles import open_lock_file, try_flock
+from .lockfiles import closing_fd, open_lock_file, try_flock
 from .solver import Solver
 
 _lock = threading.Lock()
@@ -65,9 +66,9 @@ HINT_GRACE = 0.25  # seconds after a hint asked for the solver in which no revie
 @contextmanager
 def _slot_for_a_hint(folder, deadline):
     """The slot; if a review holds it, once that review's position ends (by ``deadline`` at the latest)."""
-    with open_lock_file(folder / SLOT, SolverUnavailable) as slot:
+    with closing_fd(open_lock_file(folder / SLOT, SolverUnavailable)) as slot:
         if not try_flock(slot):
-            with open_lock_file(folder / REVIEWING, SolverUnavailable) as reviewing:
+            with closing_fd(open_lock_file(folder / REVIEWING, SolverUnavailable)) as reviewing:
                 if try_flock(reviewing, shared=True):
                     raise SolverBusy  # no review holds the slot: a hint does
             with suppress(OSError):  # a folder that cannot take it: the reviews only yield later
@@ -85,10 +86,10 @@ def _slot_for_a_review(folder):
         wanted = False
     if wanted:
         raise SolverBusy
-    with open_lock_file(folder / REVIEWING, SolverUnavailable) as reviewing:
+    with closing_fd(open_lock_file(folder / REVIEWING, SolverUnavailable)) as reviewing:
         if not try_flock(reviewing):
             raise SolverBusy  # another review
-        with open_lock_file(folder / SLOT, SolverUnavailable) as slot:
+        with closing_fd(open_lock_file(folder / SLOT, SolverUnavailable)) as slot:
             if not try_flock(slot):
                 raise SolverBusy
             yield
@@ -96,7 +97,7 @@ def _slot_for_a_review(folder):
 
 def check_slot(instance_path):
     """The solver's lock file opens (SolverUnavailable if the instance folder cannot hold it)."""
-    open_lock_file(Path(instance_path) / SLOT, SolverUnavailable).close()
+    os.close(open_lock_file(Path(instance_path) / SLOT, SolverUnavailable))
 
 
 def _poll(attempt, deadline):
