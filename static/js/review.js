@@ -12,21 +12,28 @@
 import { withBoundedRetry } from './records-api.js';
 import { directionName, fill } from './page.js';
 
-/** The reviews fetched so far, by position, and the ranges on their way. */
-function createRanges(api, record) {
+/** The reviews fetched so far, by position, asked for one range at a time. */
+function createRanges(api, record, moves) {
   const reviews = new Map(); // position -> the server's review of the move played from it
-  const loading = new Map(); // first position of a range -> its request
+  let queue = Promise.resolve(); // the last request asked for: the next waits for it
   return {
     reviews,
-    /** The range from `first` ({reviews, next}), asked once however often it is wanted meanwhile. */
+    /** The first position from `position` on whose review the page has not fetched (null when none is left). */
+    unreviewedFrom(position) {
+      let next = position;
+      while (next < moves && reviews.has(next)) next += 1;
+      return next < moves ? next : null;
+    },
+    /**
+     * Fetch the range from `first` unless the range before it, still on its way when this was asked
+     * (a player stepping on, the walk from the start), brings its review: never the same position twice.
+     */
     load(first) {
-      if (!loading.has(first)) {
-        loading.set(first, withBoundedRetry(() => api.reviewRange(record, first)).then((body) => {
-          for (const item of body.reviews) reviews.set(item.position, item);
-          return body;
-        }).finally(() => loading.delete(first)));
-      }
-      return loading.get(first);
+      const fetched = queue.then(() => (reviews.has(first) ? undefined : withBoundedRetry(() => api.reviewRange(record, first)).then((body) => {
+        for (const item of body.reviews) reviews.set(item.position, item);
+      })));
+      queue = fetched.catch(() => {});
+      return fetched;
     },
   };
 }
@@ -148,10 +155,12 @@ function createMistakes(ranges, { api, record, elements, ...texts }) {
     searching = true;
     elements.find.setAttribute('aria-busy', 'true');
     try {
-      let next = 0;
+      // Positions the page has (the range of the position shown) are not asked for again.
+      let next = ranges.unreviewedFrom(0);
       await showMistakes();
       while (next !== null) {
-        next = (await ranges.load(next)).next;
+        await ranges.load(next);
+        next = ranges.unreviewedFrom(next);
         await showMistakes();
       }
     } catch {
@@ -168,7 +177,7 @@ function createMistakes(ranges, { api, record, elements, ...texts }) {
  * board into view; `elements`: move, find, progress, list, and arrow (the solver's move drawn on the board).
  */
 export function createReview({ api, record, moves, messages, format, strategyUrl, elements, jump }) {
-  const ranges = createRanges(api, record);
+  const ranges = createRanges(api, record, moves);
   const showPosition = createPositionReview(ranges, { messages, format, element: elements.move, arrow: elements.arrow, last: moves });
   const findMistakes = createMistakes(ranges, { api, record, elements, messages, format, strategyUrl, jump });
   elements.find.addEventListener('click', findMistakes);

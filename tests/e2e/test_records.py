@@ -253,6 +253,25 @@ def test_no_early_move_of_a_fresh_game_is_rated_a_mistake(page):
     assert words and set(words) <= {"Best move", "Good", "Inaccuracy"}, words
 
 
+def test_finding_mistakes_asks_for_each_range_of_the_game_once(page):
+    """The range of the position shown is not asked for again when the walk from the start comes to it."""
+    load(page)
+    play_keys(page, ["ArrowDown", "ArrowRight", "ArrowUp", "ArrowLeft"] * 4)
+    url = share(page)
+    asked = []
+
+    def note_range(request):
+        if "/review?from=" in request.url:
+            asked.append(request.url.rsplit("from=", 1)[1])
+
+    page.on("request", note_range)
+    open_replay(page, url)
+    expect(page.get_by_test_id("review-move")).to_contain_text("Move 1: played")
+    page.get_by_test_id("find-mistakes").click()
+    expect(page.get_by_test_id("review-progress")).to_have_text(re.compile("Every move is reviewed"), timeout=30_000)
+    assert asked and len(asked) == len(set(asked)), asked
+
+
 def test_a_rate_limit_without_retry_after_is_waited_out_not_retried_at_once(page, console_guard):
     console_guard.allow(r"status of 429")
     load(page)
