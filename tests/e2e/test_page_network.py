@@ -48,7 +48,7 @@ def test_failed_requests_are_retried_and_input_kept(page, playwright, base_url, 
         else:
             route.continue_()
 
-    page.route("**/api/game/moves", flaky)  # before the page loads (see test_page_latency)
+    page.context.route("**/api/game/moves", flaky)  # the context's, as test_page_latency says why
     load(page)
     page.keyboard.press(KEYS[0])  # its request meets every trouble of the plan in turn
     notice = page.get_by_test_id("notice")
@@ -92,7 +92,7 @@ def test_an_outage_shows_no_board_the_game_never_had_and_play_resumes_exactly(pa
     wait_idle(page)
     before = server_state(page)
 
-    page.route("**/api/**", lambda route: route.abort("connectionrefused"))
+    page.context.route("**/api/**", lambda route: route.abort("connectionrefused"))
     page.keyboard.press("ArrowRight")  # its slide shows; its request fails
     notice = page.get_by_test_id("notice")
     expect(notice).to_be_visible()
@@ -104,7 +104,7 @@ def test_an_outage_shows_no_board_the_game_never_had_and_play_resumes_exactly(pa
     page.wait_for_timeout(300)
     assert dom_board(page) == held
 
-    page.unroute("**/api/**")
+    page.context.unroute("**/api/**")
     wait_idle(page, timeout=30_000)
     expect(notice).to_be_hidden()
     after = server_state(page)

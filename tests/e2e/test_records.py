@@ -286,7 +286,7 @@ def test_a_rate_limit_without_retry_after_is_waited_out_not_retried_at_once(page
         else:
             route.continue_()
 
-    page.route(re.compile(r"/review\?from="), limited_once)
+    page.context.route(re.compile(r"/review\?from="), limited_once)
     open_replay(page, url)
     expect(page.get_by_test_id("review-move")).to_contain_text("Move 1: played")
     assert len(asked) == 2 and asked[1] - asked[0] >= 0.15  # the backoff's first wait is 240 ms or more
