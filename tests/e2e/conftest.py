@@ -1,4 +1,9 @@
-"""Browser tests: real Chromium (Debian's, see tests.support.browser.CHROMIUM_PATH) against a live server."""
+"""Browser tests: real Chromium (Debian's, see tests.support.browser.CHROMIUM_PATH) against a live server.
+
+A test that stands in for the network routes at the context (``page.context.route``), never the
+page: once the service worker controls the page, the requests it lets through are not seen by
+``page.route`` (playwright#7588), and an outage test's move reached the server.
+"""
 
 import re
 

@@ -121,8 +121,6 @@ def test_a_lost_answer_is_retried_without_playing_the_move_twice(page, console_g
         else:
             route.continue_()
 
-    # The context's routes, not the page's: once the service worker controls the page, the requests
-    # it lets through are not seen by page.route (playwright#7588; an outage test's move got through).
     page.context.route("**/api/game/moves", answer_lost_once)
     load(page)
     page.keyboard.press("ArrowLeft")

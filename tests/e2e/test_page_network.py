@@ -48,7 +48,7 @@ def test_failed_requests_are_retried_and_input_kept(page, playwright, base_url, 
         else:
             route.continue_()
 
-    page.context.route("**/api/game/moves", flaky)  # the context's, as test_page_latency says why
+    page.context.route("**/api/game/moves", flaky)
     load(page)
     page.keyboard.press(KEYS[0])  # its request meets every trouble of the plan in turn
     notice = page.get_by_test_id("notice")

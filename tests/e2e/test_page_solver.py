@@ -121,7 +121,6 @@ def test_hint_and_autoplay_work_again_after_an_outage(page, console_guard):
     console_guard.allow(r"Failed to load resource|Failed to fetch dynamically imported module")
     put_game(page, ONLY_UP_OR_LEFT)
     load(page)
-    # the context's routes stop the service worker's requests too
     page.context.route("**/static/js/assist.js*", lambda route: route.abort("connectionrefused"))
     page.get_by_test_id("hint").click()
     notice = page.get_by_test_id("notice")
