@@ -29,6 +29,10 @@ def value_of(exponent: int) -> int:
     return 1 << exponent if exponent else 0
 
 
+# Every exponent five bits hold, as its tile: unpack's table, derived from value_of.
+VALUES = tuple(value_of(exponent) for exponent in range(CELL_MASK + 1))
+
+
 def line_bits(line) -> int:
     """Pack four exponents into 20 bits, index 0 lowest: a row of the board."""
     a, b, c, d = line
@@ -54,7 +58,7 @@ def pack(grid) -> int:
 
 def unpack(board: int) -> list[list[int]]:
     """4x4 list of tile values (0 = empty)."""
-    values = [value_of(k) for k in exponents(board)]
+    values = [VALUES[k] for k in exponents(board)]
     return [values[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)]
 
 

@@ -34,10 +34,6 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _check_keys(state, required: frozenset) -> None:
     if not isinstance(state, dict):
         raise InvalidState(f"a game state must be an object, got {type(state).__name__}")
@@ -50,9 +46,10 @@ def _check_keys(state, required: frozenset) -> None:
 
 
 def check_count(name: str, value) -> int:
-    """A counter (score, moves) within what a game can reach, else InvalidState."""
+    """A counter (score, moves) within what a game can reach, else InvalidState. Exactly an int, asked by
+    its type (True is an int to isinstance; JSON and the store give plain ints): one call less a check."""
     limit = COUNT_LIMITS[name]
-    if not _is_int(value) or not 0 <= value <= limit:
+    if type(value) is not int or not 0 <= value <= limit:
         raise InvalidState(f"{name} must be a whole number from 0 to {limit}, got {_shown(value)}")
     return value
 
@@ -133,7 +130,7 @@ def check_day(value) -> str | None:
 
 
 def check_seed(seed) -> int:
-    if not _is_int(seed) or not 0 <= seed < SEED_LIMIT:
+    if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
         raise InvalidState(f"seed must be a whole number from 0 to 2**63 - 1, got {_shown(seed)}")
     return seed
 
