@@ -3,31 +3,33 @@
 Every malformed input is a 400 (or 413, 415) with a clear code, never a 500.
 """
 
-import json
 import re
 
+import msgspec
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .errors import ApiError
 
 NUMBER = re.compile(r"[0-9]{1,9}")
+BODY = msgspec.json.Decoder()  # strict JSON (no NaN, no lone surrogates), in a tenth of json's time
 
 
 def json_object(required=frozenset(), optional=frozenset(), any_fields=False):
     """The request body as a JSON object holding exactly the given fields (or any).
 
     Parsed here rather than with request.get_json() so that every malformed body,
-    including one nested too deeply for the parser, is a 400 and never a 500.
+    including one nested too deeply for the parser, is a 400 and never a 500 (msgspec's errors are
+    ValueErrors).
     """
     if not request.is_json:
         raise ApiError(415, "unsupported_media_type", "send the body as application/json")
     raw = request.get_data(cache=True)
-    at_cap = request.content_length is None and len(raw) == request.max_content_length
+    at_cap = len(raw) == request.max_content_length and request.content_length is None
     if at_cap and request.environ["wsgi.input"].read(1):
         raise RequestEntityTooLarge  # a chunked body is cut at the cap, not refused, by Werkzeug
     try:
-        body = json.loads(raw)
+        body = BODY.decode(raw)
     except (ValueError, RecursionError):
         raise ApiError(400, "invalid_json", "the body is not valid JSON") from None
     if not isinstance(body, dict):
