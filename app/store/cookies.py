@@ -2,7 +2,7 @@
 which cookie a request's session is in; and whether the app's cookies are Secure.
 
 A browser keeps two sessions, each holding one game: the game page's, in the session cookie, and
-the daily page's, whose requests say ``X-Game: daily`` (GAME_HEADER) and find their session in a
+the daily page's, whose requests say ``X-Game: daily`` (GAME_HEADER_ENVIRON) and find their session in a
 cookie of its own (``session-daily``): playing today's game never moves the game in progress out of
 its session, nor the other way round. A request without the header (any API client) has one session.
 """
@@ -14,7 +14,7 @@ from flask import request
 COOKIE_SENT = "_cookie_sent"  # in the session: [when its cookie was last sent (Unix time), with which settings]
 COOKIE_RESENDS_PER_LIFETIME = 10  # the cookie is sent again once a tenth of its lifetime has passed
 BOOKKEEPING_KEYS = frozenset({"_permanent", COOKIE_SENT})
-GAME_HEADER, DAILY = "X-Game", "daily"
+GAME_HEADER_ENVIRON, DAILY = "HTTP_X_GAME", "daily"  # X-Game as WSGI names it: read directly, twice a request
 
 
 class CookiePolicy:
@@ -22,24 +22,45 @@ class CookiePolicy:
     cookie only now and then."""
 
     def save_session(self, app, session, response):
-        """Sending the cookie with every move would add a Set-Cookie header to each answer
-        just to push its expiry on by a few seconds. It is sent again once a tenth of its
-        lifetime has passed, or at once when its settings changed (e.g. it became Secure),
-        so it expires at most that tenth before the stored session; in that window the
-        page puts its saved game into a new session.
+        """Flask-Session's save_session: the session written back (``_upsert_session``), or, emptied,
+        deleted with its cookie; Vary names Cookie. Written here for two costs a move would pay:
+        werkzeug's ``response.vary`` parses the header into a set and writes it back, which costs
+        more than the rest of the save together, and sending the cookie with every move would add a
+        Set-Cookie header to each answer just to push its expiry on by a few seconds. It is sent
+        again once a tenth of its lifetime has passed, or at once when its settings changed (e.g.
+        it became Secure), so it expires at most that tenth before the stored session; in that
+        window the page puts its saved game into a new session.
         """
-        if not BOOKKEEPING_KEYS.issuperset(session):
-            settings = self._cookie_settings(app)
-            session.cookie_due = _cookie_due(session.get(COOKIE_SENT), settings, app.permanent_session_lifetime)
-            if session.cookie_due:
-                session[COOKIE_SENT] = [time.time(), settings]
-        elif COOKIE_SENT in session:
-            del session[COOKIE_SENT]  # emptied: Flask-Session deletes it and its cookie
-        super().save_session(app, session, response)
+        _vary_by_cookie(response)
+        name, domain, path = self.get_cookie_name(app), self.get_cookie_domain(app), self.get_cookie_path(app)
+        store_id = self._get_store_id(session.sid)
+        if BOOKKEEPING_KEYS.issuperset(session):
+            if session.modified or COOKIE_SENT in session:  # emptied: forgotten, and its cookie with it
+                self._delete_session(store_id)
+                response.delete_cookie(name, domain=domain, path=path)
+            return
+        if not self.should_set_storage(app, session):
+            return
+        settings = self._cookie_settings(app)
+        due = _cookie_due(session.get(COOKIE_SENT), settings, app.permanent_session_lifetime)
+        if due:
+            session[COOKIE_SENT] = [time.time(), settings]
+        self._upsert_session(app.permanent_session_lifetime, session, store_id)
+        if due:
+            response.set_cookie(
+                name,
+                session.sid,
+                expires=self.get_expiration_time(app, session),
+                httponly=self.get_cookie_httponly(app),
+                domain=domain,
+                path=path,
+                secure=self.get_cookie_secure(app),
+                samesite=self.get_cookie_samesite(app),
+            )
 
     def get_cookie_name(self, app):
         name = super().get_cookie_name(app)
-        return f"{name}-{DAILY}" if request.headers.get(GAME_HEADER) == DAILY else name
+        return f"{name}-{DAILY}" if request.environ.get(GAME_HEADER_ENVIRON) == DAILY else name
 
     def get_cookie_secure(self, app):
         return secure_cookies(app)
@@ -49,21 +70,12 @@ class CookiePolicy:
         super().regenerate(session)
         session.pop(COOKIE_SENT, None)
 
-    def should_set_cookie(self, app, session):
-        return session.cookie_due
-
     def _cookie_settings(self, app):
         """What the cookie was sent with: a change to any of them sends it again."""
-        return "; ".join(
-            str(setting)
-            for setting in (
-                self.get_cookie_domain(app),
-                self.get_cookie_path(app),
-                self.get_cookie_secure(app),
-                self.get_cookie_httponly(app),
-                self.get_cookie_samesite(app),
-                app.permanent_session_lifetime.total_seconds(),
-            )
+        return (
+            f"{self.get_cookie_domain(app)}; {self.get_cookie_path(app)}; {self.get_cookie_secure(app)}; "
+            f"{self.get_cookie_httponly(app)}; {self.get_cookie_samesite(app)}; "
+            f"{app.permanent_session_lifetime.total_seconds()}"
         )
 
 
@@ -73,6 +85,15 @@ def _cookie_due(sent, settings, lifetime):
         return True
     age = time.time() - sent[0]
     return not 0 <= age < lifetime.total_seconds() / COOKIE_RESENDS_PER_LIFETIME
+
+
+def _vary_by_cookie(response):
+    """Add Cookie to the answer's Vary header, unless it is there."""
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers["Vary"] = "Cookie"
+    elif "cookie" not in (value.strip().lower() for value in vary.split(",")):
+        response.headers["Vary"] = f"{vary}, Cookie"
 
 
 def secure_cookies(app) -> bool:
