@@ -41,11 +41,11 @@ class CookiePolicy:
             return
         if not self.should_set_storage(app, session):
             return
-        settings = self._cookie_settings(app)
-        due = _cookie_due(session.get(COOKIE_SENT), settings, app.permanent_session_lifetime)
+        settings, lifetime = self._cookie_settings(app), app.permanent_session_lifetime
+        due = _cookie_due(session.get(COOKIE_SENT), settings, lifetime)
         if due:
             session[COOKIE_SENT] = [time.time(), settings]
-        self._upsert_session(app.permanent_session_lifetime, session, store_id)
+        self._upsert_session(lifetime, session, store_id)
         if due:
             response.set_cookie(
                 name,

@@ -27,7 +27,7 @@ Redis drops what expires first), so opening pages cannot push real games out.
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import g
 from werkzeug.http import parse_cookie
@@ -67,8 +67,7 @@ class HeldLock:
     game: str | None  # the game the session held when it was read
 
 
-@dataclass(frozen=True)
-class Holding:
+class Holding(NamedTuple):
     """The game a session holds as it is written back, and the one it held when it was read (None: none)."""
 
     game: str | None
