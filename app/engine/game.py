@@ -33,15 +33,17 @@ from .spawn import spawn, start_board
 from .state import (
     MAX_MOVES,
     MAX_SCORE,
+    OPTIONAL_KEYS,
     STATE_KEYS,
     check_bool,
     check_count,
     check_day,
     check_earlier,
     check_id,
+    check_keys,
     check_seed,
+    check_stored_board,
     parse_state,
-    read_stored_state,
 )
 
 # What a stored game holds besides its state and seed; and what it may hold, with the value a
@@ -51,6 +53,8 @@ OPTIONAL_STORED_KEYS = {
     "id": None, "restores": 0, "undos": 0, "earlier": [], "seed_shown": False, "fork_of": None, "daily": None,
     "ranked": False,
 }
+REQUIRED_STORED_KEYS = STATE_KEYS | {"seed"} | STORED_KEYS
+ALLOWED_STORED_KEYS = OPTIONAL_KEYS | OPTIONAL_STORED_KEYS.keys()
 # How many moves a game can take back: enough to mend a slip of the finger and the moves made
 # before it was noticed, few enough that undo stays a mend and not a way to search the game.
 UNDO_DEPTH = 5
@@ -141,35 +145,40 @@ class Game:
     def from_stored(cls, stored: dict) -> "Game":
         """Game from a stored copy (``to_stored``): the session's, or a sealed copy. The server wrote
         it, so its fields are read with their types and bounds checked, not held to the rules again
-        (state.read_stored_state): this runs on every move.
+        (state.check_stored_board): this runs on every move.
 
         A copy stored before games kept their moves replays from its current state on.
         """
         if not isinstance(stored, dict):
             raise InvalidState("a stored game must be an object")
-        state = {k: v for k, v in stored.items() if k not in STORED_KEYS and k not in OPTIONAL_STORED_KEYS}
         if STORED_KEYS.isdisjoint(stored):
+            state = {k: v for k, v in stored.items() if k not in OPTIONAL_STORED_KEYS}
             game = cls(**parse_state(state, with_seed=True))
             game.start = game.start_state()
             return game
-        game = cls(**read_stored_state(state))
-        missing = STORED_KEYS - stored.keys()
-        if missing:
-            raise InvalidState(f"missing keys: {', '.join(sorted(missing))}")
-        game.seed_chosen = check_bool("seed_chosen", stored["seed_chosen"])
-        game.start = None if stored["start"] is None else cls.from_state(stored["start"]).start
-        game.directions = Directions.from_text(stored["directions"])
-        game.hints = check_count("hints", stored["hints"])
-        game.autoplay = check_bool("autoplay", stored["autoplay"])
-        game.id = check_id(stored.get("id"))
-        game.restores = check_count("restores", stored.get("restores", 0))
-        game.undos = check_count("undos", stored.get("undos", 0))
-        game.earlier = check_earlier(stored.get("earlier", []))
-        game.seed_shown = check_bool("seed_shown", stored.get("seed_shown", False))
-        game.fork_of = check_id(stored.get("fork_of"))
-        game.day = check_day(stored.get("daily"))
-        game.ranked = check_bool("ranked", stored.get("ranked", False))
-        return game
+        check_keys(stored, REQUIRED_STORED_KEYS, ALLOWED_STORED_KEYS)
+        get = stored.get
+        return cls(
+            board=check_stored_board(stored["board"]),
+            score=check_count("score", stored["score"]),
+            won=check_bool("won", stored["won"]),
+            keep_playing=check_bool("keep_playing", stored["keep_playing"]),
+            moves=check_count("moves", stored["moves"]),
+            seed=check_seed(stored["seed"]),
+            seed_chosen=check_bool("seed_chosen", stored["seed_chosen"]),
+            start=None if stored["start"] is None else cls.from_state(stored["start"]).start,
+            directions=Directions.from_text(stored["directions"]),
+            hints=check_count("hints", stored["hints"]),
+            autoplay=check_bool("autoplay", stored["autoplay"]),
+            id=check_id(get("id")),
+            restores=check_count("restores", get("restores", 0)),
+            undos=check_count("undos", get("undos", 0)),
+            earlier=check_earlier(get("earlier", [])),
+            seed_shown=check_bool("seed_shown", get("seed_shown", False)),
+            fork_of=check_id(get("fork_of")),
+            day=check_day(get("daily")),
+            ranked=check_bool("ranked", get("ranked", False)),
+        )
 
     @classmethod
     def replay(cls, seed: int, start: dict | None, directions, day: str | None = None) -> "Game":

@@ -34,13 +34,14 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _check_keys(state, required: frozenset) -> None:
+def check_keys(state, required: frozenset, optional: frozenset = OPTIONAL_KEYS) -> None:
+    """``state`` is an object holding every ``required`` key, and no key but those and ``optional``."""
     if not isinstance(state, dict):
         raise InvalidState(f"a game state must be an object, got {type(state).__name__}")
     missing = required - state.keys()
     if missing:
         raise InvalidState(f"missing keys: {', '.join(sorted(missing))}")
-    extra = state.keys() - required - OPTIONAL_KEYS
+    extra = state.keys() - required - optional
     if extra:
         raise InvalidState(f"unexpected keys: {', '.join(sorted(map(_shown, extra)))}")
 
@@ -95,7 +96,7 @@ def _check_packed(text) -> int:
 
 def check_earlier(value) -> list:
     """A stored game's earlier positions, each ``[board as hex, score, won, keep_playing, moves]``,
-    as (board, score, won, keep_playing, moves) tuples of the right types (read_stored_state)."""
+    as (board, score, won, keep_playing, moves) tuples of the right types (check_stored_board)."""
     if not isinstance(value, list):
         raise InvalidState("earlier positions must be a list")
     earlier = []
@@ -135,25 +136,16 @@ def check_seed(seed) -> int:
     return seed
 
 
-def read_stored_state(state) -> dict:
-    """Game fields (board packed, and the seed) from a state the server stored itself: each of the
-    right type and within its bounds, so nothing malformed reaches the engine, but not held to the
-    rules again (parse_state did that when the state came in, and play keeps them)."""
-    _check_keys(state, STATE_KEYS | {"seed"})
-    board = state["board"]
-    return {
-        "board": _check_packed(board) if isinstance(board, str) else _check_board(board),  # a list: stored before
-        "score": check_count("score", state["score"]),
-        "won": check_bool("won", state["won"]),
-        "keep_playing": check_bool("keep_playing", state["keep_playing"]),
-        "moves": check_count("moves", state["moves"]),
-        "seed": check_seed(state["seed"]),
-    }
+def check_stored_board(board) -> int:
+    """A board as the server stored it, packed: in hexadecimal, or a list of rows (stored before boards
+    were packed). Of the right form, but not held to the rules again (parse_state did that when the
+    state came in, and play keeps them)."""
+    return _check_packed(board) if isinstance(board, str) else _check_board(board)
 
 
 def parse_state(state, *, with_seed: bool = False) -> dict:
     """Validated Game fields (board packed) from a state from outside, or a stored game if ``with_seed``."""
-    _check_keys(state, (STATE_KEYS | {"seed"}) if with_seed else STATE_KEYS)
+    check_keys(state, (STATE_KEYS | {"seed"}) if with_seed else STATE_KEYS)
     fields = {
         "board": _check_board(state["board"]),
         "score": check_count("score", state["score"]),
