@@ -119,12 +119,17 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
             raise StoreUnavailable(f"cannot open the session database: {error}") from error
         return local.db
 
-    def _run(self, work, db=None):
-        """``work(db)`` in one transaction (on this thread's connection, or ``db``); any failure is rolled
-        back and the store is unavailable."""
+    def _run(self, work, db=None, *, single=False):
+        """``work(db)`` on this thread's connection (or ``db``) in one transaction that takes the write lock
+        first; with ``single``, work of one statement, which SQLite runs as a transaction of its own (a
+        write takes the write lock as it starts, as BEGIN IMMEDIATE would) in one step where a
+        transaction around it takes three. Any failure is rolled back and the store is unavailable."""
         db = self._database() if db is None else db
         try:
-            with db:
+            if single:
+                return work(db)
+            with db:  # commits, or rolls back what ``work`` did
+                db.execute("BEGIN IMMEDIATE")
                 return work(db)
         except sqlite3.IntegrityError as error:  # only the unique index of games can refuse a write
             raise GameHeldElsewhere(f"the game is held by another session: {error}") from error
@@ -135,7 +140,7 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         fd = self._lock(store_id)
         try:
             db = self._database()
-            row = self._run(lambda db: db.execute(READ, (store_id, time.time())).fetchone(), db)
+            row = self._run(lambda db: db.execute(READ, (store_id, time.time())).fetchone(), db, single=True)
         except BaseException:
             _unlock(fd)
             raise
@@ -175,22 +180,26 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         self._run_holding(store_id, insert)
 
     def _write_and_release(self, handle, store_id, session, ttl, played, holding):
-        """Only the row's data rewritten while its game, worth and expiry still hold; the row rewritten
-        in place with a new expiry when it names the session's game already; written whole when the
-        game changed (or was never named), or when the row has gone (made room for) since it was read."""
+        """Only the row's data rewritten, in one statement, while its game, worth and expiry still hold;
+        the row rewritten in place with a new expiry when it names the session's game already; written
+        whole when the game changed (or was never named), or when the row has gone (made room for)
+        since it was read."""
         data = self.serializer.encode(session)
+        now = time.time()
+        same_game = handle.game == holding.game
+
+        def rewrite_data(db):
+            return db.execute(REWRITE_DATA, (data, store_id)).rowcount
 
         def write(db):
-            now = time.time()
-            same_game = handle.game == holding.game
-            if same_game and handle.keeps(played, now + ttl) and db.execute(REWRITE_DATA, (data, store_id)).rowcount:
-                return
             expires = _expiry(now, ttl)
             if not (same_game and db.execute(REWRITE, (data, expires, played, store_id)).rowcount):
                 self._upsert(db, store_id, data, expires, played, holding.game)
 
         try:
-            self._run_holding(store_id, write, handle.db)
+            kept = same_game and handle.keeps(played, now + ttl)
+            if not (kept and self._run(rewrite_data, handle.db, single=True)):
+                self._run_holding(store_id, write, handle.db)
         finally:
             self._release(handle)
         return True
@@ -214,19 +223,20 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
             raise
 
     def _holder(self, game_id):
-        row = self._run(lambda db: db.execute(HOLDER, (game_id, time.time())).fetchone())
+        row = self._run(lambda db: db.execute(HOLDER, (game_id, time.time())).fetchone(), single=True)
         return None if row is None else row[0]
 
     def _release(self, handle):
         _unlock(handle.fd)
 
     def _delete_session(self, store_id):
-        self._run(lambda db: db.execute("DELETE FROM sessions WHERE id = ?", (store_id,)))
+        self._run(lambda db: db.execute("DELETE FROM sessions WHERE id = ?", (store_id,)), single=True)
 
     def ping(self):
         """The database takes a write and a lock file opens: what every request needs (no lock
         is taken, so /healthz never waits behind a session's request)."""
-        self._run(lambda db: db.execute("INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)", (time.time(),)))
+        probe = "INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)"
+        self._run(lambda db: db.execute(probe, (time.time(),)), single=True)
         os.close(self._lock_file(0))
 
 
@@ -241,6 +251,7 @@ def _unlock(fd):
 
 
 def _connect(path):
+    # Autocommit: each statement is a transaction unless _run begins one.
     db = sqlite3.connect(path, timeout=5, isolation_level=None, check_same_thread=True)
     try:
         db.execute("PRAGMA journal_mode = WAL")  # readers never wait for the writer
@@ -248,9 +259,6 @@ def _connect(path):
         db.execute("PRAGMA journal_size_limit = 4194304")  # the WAL file shrinks back after a burst
         db.executescript(SCHEMA)
         _upgrade(db)
-        db.isolation_level = (
-            "IMMEDIATE"  # from here on a write takes the write lock first; ``with db`` commits or rolls back
-        )
     except BaseException:
         db.close()
         raise
