@@ -72,6 +72,28 @@ def test_many_threads_moving_one_session_apply_each_move_once_or_refuse_it(serve
     assert resp.status == 200 and applied > 0 and final["moves"] == applied
 
 
+def test_many_sessions_moving_at_once_on_three_workers_each_get_every_move(server):
+    """Writes of different sessions overlap in the store; none is refused for it (no 503, no 409)."""
+    players = [player_client(server.url) for _ in range(12)]
+    for player in players:
+        player.request("PUT", "/api/game", OPEN_GAME)
+
+    def play(player):
+        statuses, moved = [], 0
+        for step in range(30):
+            resp = player.request("POST", "/api/game/moves", {"direction": DIRECTIONS[step % 4]})
+            statuses.append(resp.status)
+            moved += resp.status == 200 and resp.json()["moved"]
+        return statuses, moved
+
+    with ThreadPoolExecutor(len(players)) as pool:
+        results = list(pool.map(play, players))
+
+    assert {status for statuses, _ in results for status in statuses} == {200}
+    for player, (_, moved) in zip(players, results, strict=True):
+        assert player.request("GET", "/api/game").json()["moves"] == moved
+
+
 def test_a_worker_killed_mid_load_corrupts_nothing_and_loses_no_acknowledged_move():
     with gunicorn_server(env=NO_LIMITS, args=["--workers", "3"]) as server:
         players = [player_client(server.url) for _ in range(6)]
