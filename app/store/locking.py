@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from flask import g
-from werkzeug.http import parse_cookie
+from werkzeug.sansio.http import parse_cookie
 
 from .. import metrics
 from ..faults import StoreUnavailable
@@ -115,9 +115,10 @@ class LockedSessions:
     def _opened(self, app, request):
         """Flask-Session's open_session, reading the cookie this request's game names (get_cookie_name:
         the daily page's game has a session of its own, cookies.py); ids are not signed here. The
-        cookies are parsed from the WSGI environ's one Cookie header: ``request.cookies`` first walks
-        every header of the request to gather them, which costs a move more than the parse."""
-        sid = parse_cookie(request.environ).get(self.get_cookie_name(app))
+        cookies are parsed as ``request.cookies`` parses them, from the WSGI environ's one Cookie header:
+        ``request.cookies`` first walks every header of the request to gather them, which costs a move
+        more than the parse."""
+        sid = parse_cookie(request.environ.get("HTTP_COOKIE")).get(self.get_cookie_name(app))
         data = self._retrieve_session_data(self._get_store_id(sid)) if sid else None
         if data is None:
             return self.session_class(sid=self._generate_sid(self.sid_length), permanent=self.permanent)

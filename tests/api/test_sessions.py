@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 from flask import request, session
+from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from app import create_app, games
 from app.store.cookies import COOKIE_SENT
@@ -55,6 +56,17 @@ def test_a_worker_on_the_embedded_store_leaves_the_redis_client_unloaded(tmp_pat
     assert "redis" in modules_of_a_new_worker(
         FLASK_INSTANCE_PATH=str(tmp_path), FLASK_SESSION_TYPE="redis", FLASK_REDIS_URL="redis://127.0.0.1:1/0"
     )
+
+
+def test_a_stray_cookie_that_is_not_utf8_leaves_the_game_playable(app, client):
+    """A server hands the Cookie header over as latin-1 bytes; a stray cookie of another app on the
+    host may hold any of them, and the game's session is still read beside it."""
+    client.post("/api/game", json={"seed": 5})
+    environ = EnvironBuilder(path="/api/game").get_environ()  # raw: the test client would re-encode the header
+    environ["HTTP_COOKIE"] = f"lang=\xe9\xff; session={client.get_cookie('session').value}"
+    body, status, _headers = run_wsgi_app(app, environ, buffered=True)
+    assert status == "200 OK"
+    assert b'"created":false' in b"".join(body)
 
 
 def test_session_cookie_is_http_only_and_same_site_lax(client):
