@@ -39,12 +39,12 @@ class CookiePolicy:
                 self._delete_session(store_id)
                 response.delete_cookie(name, domain=domain, path=path)
             return
-        if not self.should_set_storage(app, session):
-            return
         settings, lifetime = self._cookie_settings(app), app.permanent_session_lifetime
         due = _cookie_due(session.get(COOKIE_SENT), settings, lifetime)
         if due:
-            session[COOKIE_SENT] = [time.time(), settings]
+            session[COOKIE_SENT] = [time.time(), settings]  # modified: stored even without a refresh
+        if not self.should_set_storage(app, session):
+            return
         self._upsert_session(lifetime, session, store_id)
         if due:
             response.set_cookie(
