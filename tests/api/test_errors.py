@@ -27,9 +27,12 @@ def test_malformed_json_is_a_400_never_a_500(client, method, path, raw):
     assert reply.get_json()["error"]["code"] in {"invalid_json", "invalid_body"}
 
 
-@pytest.mark.parametrize("raw", [b'{"moves": NaN}', b'{"moves": -Infinity}', b'{"moves": 1e999}', b'{"id": "\\ud800"}'])
-def test_what_json_does_not_allow_is_refused_as_invalid_json(client, raw):
-    """Python's json would read NaN, infinities and a lone surrogate; none is JSON, nor is any a game's."""
+@pytest.mark.parametrize(
+    "raw", [b'{"moves": NaN}', b'{"moves": -Infinity}', b'{"moves": 1e999}', b'{"id": "\\ud800"}', b'\xef\xbb\xbf{}']
+)
+def test_what_strict_json_refuses_is_invalid_json(client, raw):
+    """Python's json would read NaN, infinities, a number past a float, a lone surrogate and a byte order
+    mark; strict JSON in UTF-8 (RFC 8259) has none of them, nor does any game."""
     reply = client.post("/api/game/moves", data=raw, content_type="application/json")
     assert reply.status_code == 400
     assert reply.get_json()["error"]["code"] == "invalid_json"
