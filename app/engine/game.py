@@ -54,7 +54,7 @@ OPTIONAL_STORED_KEYS = {
     "ranked": False,
 }
 REQUIRED_STORED_KEYS = STATE_KEYS | {"seed"} | STORED_KEYS
-ALLOWED_STORED_KEYS = OPTIONAL_KEYS | OPTIONAL_STORED_KEYS.keys()
+ALLOWED_STORED_KEYS = frozenset(OPTIONAL_KEYS | OPTIONAL_STORED_KEYS.keys())
 # How many moves a game can take back: enough to mend a slip of the finger and the moves made
 # before it was noticed, few enough that undo stays a mend and not a way to search the game.
 UNDO_DEPTH = 5

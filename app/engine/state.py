@@ -96,7 +96,7 @@ def _check_packed(text) -> int:
 
 def check_earlier(value) -> list:
     """A stored game's earlier positions, each ``[board as hex, score, won, keep_playing, moves]``,
-    as (board, score, won, keep_playing, moves) tuples of the right types (check_stored_board)."""
+    as (board, score, won, keep_playing, moves) tuples of the right types (Game.from_stored)."""
     if not isinstance(value, list):
         raise InvalidState("earlier positions must be a list")
     earlier = []
