@@ -32,12 +32,13 @@ class CookiePolicy:
         window the page puts its saved game into a new session.
         """
         _vary_by_cookie(response)
-        name, domain, path = self.get_cookie_name(app), self.get_cookie_domain(app), self.get_cookie_path(app)
         store_id = self._get_store_id(session.sid)
         if BOOKKEEPING_KEYS.issuperset(session):
             if session.modified or COOKIE_SENT in session:  # emptied: forgotten, and its cookie with it
                 self._delete_session(store_id)
-                response.delete_cookie(name, domain=domain, path=path)
+                response.delete_cookie(
+                    self.get_cookie_name(app), domain=self.get_cookie_domain(app), path=self.get_cookie_path(app)
+                )
             return
         settings, lifetime = self._cookie_settings(app), app.permanent_session_lifetime
         due = _cookie_due(session.get(COOKIE_SENT), settings, lifetime)
@@ -48,12 +49,12 @@ class CookiePolicy:
         self._upsert_session(lifetime, session, store_id)
         if due:
             response.set_cookie(
-                name,
+                self.get_cookie_name(app),
                 session.sid,
                 expires=self.get_expiration_time(app, session),
                 httponly=self.get_cookie_httponly(app),
-                domain=domain,
-                path=path,
+                domain=self.get_cookie_domain(app),
+                path=self.get_cookie_path(app),
                 secure=self.get_cookie_secure(app),
                 samesite=self.get_cookie_samesite(app),
             )
