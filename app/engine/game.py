@@ -218,15 +218,20 @@ class Game:
         return self.over or (self.won and not self.keep_playing)
 
     def play(self, direction: str) -> MoveOutcome:
-        """Slide, score, and spawn a tile if the board changed; a no-change move does nothing."""
+        """Slide, score, and spawn a tile if the board changed; a no-change move does nothing.
+
+        Whether the game is over is asked only when the board did not change: a board that moved was
+        not over, so a move that plays never pays for the question."""
         if direction not in DIRECTIONS:
             raise UnknownDirection(f"unknown direction {direction!r}; expected one of {DIRECTIONS}")
-        if self.over:
-            raise GameFinished("the game is over")
         if self.won and not self.keep_playing:
+            if self.over:
+                raise GameFinished("the game is over")
             raise GameFinished(f"{WIN_TILE} reached: choose keep playing or start a new game")
         advanced = self.advance(direction)
         if advanced is None:
+            if self.over:
+                raise GameFinished("the game is over")
             return MoveOutcome(moved=False, gained=0, spawned=None)
         gained, spawned = advanced
         return MoveOutcome(moved=True, gained=gained, spawned=spawned)

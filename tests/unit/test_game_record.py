@@ -117,6 +117,32 @@ def test_a_damaged_record_is_refused(change):
         Game.from_stored(record)
 
 
+@pytest.mark.parametrize(
+    "position",
+    [
+        ["18c0", 212, False, False],  # a field short
+        ["18c0", 212, False, False, 35, 0],
+        ["not hex", 212, False, False, 35],
+        ["0", 212, False, False, 35],  # no tile
+        ["1" + "0" * 20, 212, False, False, 35],  # more than 16 cells
+        [0x18C0, 212, False, False, 35],
+        ["18c0", -1, False, False, 35],
+        ["18c0", True, False, False, 35],
+        ["18c0", 212, 1, False, 35],
+        ["18c0", 212, False, None, 35],
+        ["18c0", 212, False, False, "35"],
+        ["18c0", 212, False, False, MAX_MOVES + 1],
+        "18c0",
+        None,
+    ],
+)
+def test_a_damaged_position_kept_for_undo_is_refused(position):
+    record = played(Game.new(), 10).to_stored()
+    record["earlier"] = [*record["earlier"][:-1], position]
+    with pytest.raises(InvalidState, match="earlier position"):
+        Game.from_stored(record)
+
+
 def test_a_record_missing_some_keys_is_refused():
     record = Game.new().to_stored()
     del record["hints"]
