@@ -281,7 +281,7 @@ def load_game():
         return None
     try:
         return Game.from_stored(stored)
-    except (ValueError, TypeError, InvalidState):
+    except (LookupError, ValueError, TypeError, InvalidState):  # an entry that is no stored game
         log.warning("corrupted game in a session treated as missing")
         return None
 

@@ -26,7 +26,7 @@ from flask import current_app
 from itsdangerous import BadData, URLSafeSerializer
 
 from .config import secret_key
-from .engine import Game, InvalidState
+from .engine import Game, InvalidState, check_stored
 from .faults import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ def unseal(token) -> Game | None:
         stored = _serializer().loads(token)
         if "seed" not in stored:
             stored["seed"] = day_seed(stored["daily"]) if stored.get("daily") else seed_for(stored["id"])
-        return Game.from_stored(stored)
+        return Game.from_stored(check_stored(stored))
     except (BadData, InvalidState, TypeError, KeyError) as error:
         log.info("a sealed game was refused: %s", error)
         return None

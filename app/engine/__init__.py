@@ -6,7 +6,7 @@ It knows nothing of the web; the Flask app and the solver build on it.
 from .animation import slide_tiles
 from .board import MAX_EXPONENT, MAX_TILE, empty_cells, max_tile, pack, unpack
 from .errors import CannotUndo, EngineError, GameFinished, InvalidState, UnknownDirection
-from .game import Game, MoveOutcome
+from .game import Game, MoveOutcome, check_stored
 from .rules import WIN_TILE, LineSlide, has_equal_neighbours, slide_line
 from .sliding import (
     DIRECTIONS,
@@ -40,6 +40,7 @@ __all__ = [
     "MoveOutcome",
     "UnknownDirection",
     "check_count",
+    "check_stored",
     "empty_cells",
     "has_equal_neighbours",
     "is_over",

@@ -143,11 +143,13 @@ class Game:
 
     @classmethod
     def from_stored(cls, stored: dict) -> "Game":
-        """Game from a stored copy (``to_stored``): the session's, or a sealed copy. The server wrote
-        it, so its fields are read with their types and bounds checked, not held to the rules again
-        (state.check_stored_board): this runs on every move.
+        """Game from a copy the server stored (``to_stored``), read as it was written: this runs on every
+        move, and what the server stored was checked on its way in (``from_state`` for a client's state,
+        ``check_stored`` for a sealed copy put back) and has changed since only by play.
 
-        A copy stored before games kept their moves replays from its current state on.
+        A copy an earlier version stored reads as it wrote it: its board as rows, or, before games kept
+        their moves, a state, which replays from there. An entry that is no stored game raises
+        InvalidState, LookupError, ValueError or TypeError (load_game: the session has no game).
         """
         if not isinstance(stored, dict):
             raise InvalidState("a stored game must be an object")
@@ -156,28 +158,29 @@ class Game:
             game = cls(**parse_state(state, with_seed=True))
             game.start = game.start_state()
             return game
-        check_keys(stored, REQUIRED_STORED_KEYS, ALLOWED_STORED_KEYS)
         get = stored.get
         return cls(
             board=check_stored_board(stored["board"]),
-            score=check_count("score", stored["score"]),
-            won=check_bool("won", stored["won"]),
-            keep_playing=check_bool("keep_playing", stored["keep_playing"]),
-            moves=check_count("moves", stored["moves"]),
-            seed=check_seed(stored["seed"]),
-            seed_chosen=check_bool("seed_chosen", stored["seed_chosen"]),
-            start=None if stored["start"] is None else cls.from_state(stored["start"]).start,
+            score=stored["score"],
+            won=stored["won"],
+            keep_playing=stored["keep_playing"],
+            moves=stored["moves"],
+            seed=stored["seed"],
+            seed_chosen=stored["seed_chosen"],
+            start=stored["start"],
             directions=Directions.from_text(stored["directions"]),
-            hints=check_count("hints", stored["hints"]),
-            autoplay=check_bool("autoplay", stored["autoplay"]),
-            id=check_id(get("id")),
-            restores=check_count("restores", get("restores", 0)),
-            undos=check_count("undos", get("undos", 0)),
-            earlier=check_earlier(get("earlier", [])),
-            seed_shown=check_bool("seed_shown", get("seed_shown", False)),
-            fork_of=check_id(get("fork_of")),
-            day=check_day(get("daily")),
-            ranked=check_bool("ranked", get("ranked", False)),
+            hints=stored["hints"],
+            autoplay=stored["autoplay"],
+            id=get("id"),
+            restores=get("restores", 0),
+            undos=get("undos", 0),
+            earlier=[
+                (int(board, 16), score, won, keep, moves) for board, score, won, keep, moves in get("earlier", ())
+            ],
+            seed_shown=get("seed_shown", False),
+            fork_of=get("fork_of"),
+            day=get("daily"),
+            ranked=get("ranked", False),
         )
 
     @classmethod
@@ -355,3 +358,28 @@ class Game:
             "autoplay": self.autoplay,
             **{key: value for key, value in optional.items() if value != OPTIONAL_STORED_KEYS[key]},
         }
+
+
+def check_stored(stored):
+    """``stored`` once every field is of its type and within its bounds, else InvalidState: a stored
+    game that comes back in from outside the server's store (a sealed copy, which a page keeps) is
+    checked so before ``Game.from_stored`` reads it, as a client's state is by ``Game.from_state``."""
+    if not isinstance(stored, dict):
+        raise InvalidState("a stored game must be an object")
+    if STORED_KEYS.isdisjoint(stored):
+        return stored  # a state stored before games kept their moves: from_stored holds it to the rules
+    check_keys(stored, REQUIRED_STORED_KEYS, ALLOWED_STORED_KEYS)
+    check_stored_board(stored["board"])
+    for name in ("score", "moves", "hints", "restores", "undos"):
+        check_count(name, stored.get(name, 0))
+    for name in ("won", "keep_playing", "seed_chosen", "autoplay", "seed_shown", "ranked"):
+        check_bool(name, stored.get(name, False))
+    check_seed(stored["seed"])
+    if stored["start"] is not None:
+        Game.from_state(stored["start"])  # held to the rules, as when it came in
+    Directions.from_text(stored["directions"])
+    check_id(stored.get("id"))
+    check_id(stored.get("fork_of"))
+    check_day(stored.get("daily"))
+    check_earlier(stored.get("earlier", []))
+    return stored

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine import MAX_MOVES, MAX_SCORE, Game, InvalidState, pack
+from app.engine import MAX_MOVES, MAX_SCORE, Game, InvalidState, check_stored, pack
+from app.engine.game import OPTIONAL_STORED_KEYS, REQUIRED_STORED_KEYS
 
 # Other work shares these machines: judge results, not timing.
 unhurried = settings(deadline=None)
@@ -65,6 +66,11 @@ near_states = st.fixed_dictionaries(
     optional={"over": json_cells, "seed": json_cells},
 )
 
+# Stored games with one field damaged: any JSON value in place of one it has, or of an optional one.
+STORED_FIELDS = sorted(REQUIRED_STORED_KEYS | OPTIONAL_STORED_KEYS.keys())
+near_stored = st.tuples(games(), st.sampled_from(STORED_FIELDS), json_cells | st.lists(json_cells, max_size=6)).map(
+    lambda damage: damage[0].to_stored() | {damage[1]: damage[2]}
+)
 
 def test_to_state_has_exactly_the_documented_keys():
     game = Game.new(seed=11)
@@ -183,12 +189,16 @@ def test_a_record_needs_its_seed():
 
 
 @unhurried
-@given(json_values | near_states)
+@given(json_values | near_states | near_stored)
 def test_any_json_is_a_game_or_invalid_state(value):
-    for parse in (lambda: Game.from_state(value, seed=1), lambda: Game.from_stored(value)):
+    for parse in (lambda: Game.from_state(value, seed=1), lambda: Game.from_stored(check_stored(value))):
         try:
             game = parse()
         except InvalidState as error:
             assert str(error)
         else:
             assert Game.from_stored(game.to_stored()) == game
+            counts = ("board", "score", "moves", "seed", "hints", "undos")
+            assert all(type(getattr(game, name)) is int for name in counts)
+            assert all(type(getattr(game, name)) is bool for name in ("won", "keep_playing", "autoplay", "ranked"))
+            assert all(type(count) is int for _board, count, *_flags, moves in game.earlier for count in (count, moves))
