@@ -376,7 +376,7 @@ def check_stored(stored):
         check_bool(name, stored.get(name, False))
     check_seed(stored["seed"])
     if stored["start"] is not None:
-        Game.from_state(stored["start"])  # held to the rules, as when it came in
+        parse_state(stored["start"])  # held to the rules, as when it came in
     Directions.from_text(stored["directions"])
     check_id(stored.get("id"))
     check_id(stored.get("fork_of"))
