@@ -12,6 +12,7 @@ from . import (
     backups,
     config,
     database,
+    datafiles,
     errors,
     games,
     hints,
@@ -50,7 +51,11 @@ def create_app(test_config=None):
     logs.init_app(app)
     metrics.init_app(app)
     store.init_app(
-        app, session_prefix=f"{game_api.bp.url_prefix}/", played=games.has_played_game, game_of=games.game_of
+        app,
+        session_prefix=f"{game_api.bp.url_prefix}/",
+        played=games.has_played_game,
+        game_of=games.game_of,
+        position_of=games.position_of,
     )
     Compress(app)
     assets.init_app(app)
@@ -67,6 +72,8 @@ def create_app(test_config=None):
         app.register_blueprint(metrics_routes.bp)
     limits.init_app(app)  # applies the limits the blueprints and their views declare
     hints.warm_up()
+    if usable:
+        datafiles.tighten(app.instance_path)  # what earlier versions (and the solver's cache) left there
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_prefix=proxies)

@@ -34,7 +34,7 @@ from flask.cli import AppGroup
 from sqlalchemy import and_, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from . import daily, records
+from . import daily, datafiles, records
 from .database import UNAVAILABLE, Record, Review, db, migrate_schema
 from .engine import Game, InvalidState, max_tile, unpack
 from .engine.history import Directions, positions, tiles_from_text
@@ -76,7 +76,7 @@ def export_command(file):
             )
         migrate_schema()
         count = 0
-        with click.open_file(file, "w", encoding="utf-8") as out:  # made even with no record
+        with _open_export(file) as out:  # made even with no record
             for line in export_lines():
                 out.write(line + "\n")
                 count += 1
@@ -95,6 +95,11 @@ def import_command(file):
     click.echo(f"imported {counts['imported']}, skipped {counts['skipped']}, refused {counts['refused']}", err=True)
     if counts["refused"]:
         raise click.exceptions.Exit(1)
+
+
+def _open_export(file):
+    """The export's file (0600: it holds every seed, app/datafiles.py), or standard output for "-"."""
+    return click.open_file(file, "w", encoding="utf-8") if file == "-" else datafiles.open_for_writing(file)
 
 
 def database_name():

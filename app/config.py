@@ -14,6 +14,8 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 
+from . import datafiles
+
 log = logging.getLogger(__name__)
 
 SETTINGS = {
@@ -154,9 +156,9 @@ def secret_key(app) -> str:
         path = Path(app.instance_path) / KEY_FILE
         if not path.exists():
             draft = path.with_name(f".{path.name}.{os.getpid()}")
-            draft.write_text(secrets.token_hex(32))
+            with datafiles.open_for_writing(draft) as out:
+                out.write(secrets.token_hex(32))
             try:
-                draft.chmod(0o600)
                 os.link(draft, path)
             except FileExistsError:
                 pass
@@ -189,7 +191,7 @@ def check_instance_folder(app) -> bool:
     """Make the instance folder if it is missing, and say once, clearly, if it cannot be written:
     the app starts anyway, /readyz says it is not ready, and it is once the folder is writable."""
     try:
-        os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
+        datafiles.make_folder(app.instance_path)
         with tempfile.TemporaryFile(dir=app.instance_path):
             return True
     except OSError as error:

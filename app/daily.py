@@ -8,8 +8,9 @@ day's games draw each tile from their history (app/engine/game.py): the same dir
 everyone the same tiles, and a line nobody else played brings tiles no other attempt foretells.
 
 A fair attempt (app/games.py keeps the rules in play): no hint, auto-play or undo; a browser's first
-attempt of the day is ranked (its session remembers the day), other attempts are practice; and at
-most DAILY_ADDRESS_LIMIT ranked attempts per client address a day, counted here in the records'
+attempt of the day is ranked (a cookie of the browser's own, which each of its sessions sees, remembers
+the day), other attempts are practice, on tiles of their own; and at most DAILY_ADDRESS_LIMIT ranked
+attempts per client address a day, counted here in the records'
 database (every worker and replica shares it) under a keyed hash of the address. The day's
 leaderboard lists the ranked games of the day that are over; ``flask daily par`` (app/par.py)
 adds what the solver scores on the day once it is revealed.
@@ -18,7 +19,7 @@ adds what the solver scores on the day once it is revealed.
 import hashlib
 from datetime import UTC, date, datetime, time, timedelta
 
-from flask import current_app, session
+from flask import after_this_request, current_app, request
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
@@ -26,8 +27,12 @@ from . import database, limits, seals
 from .database import DailyAttempt, DailyPar, Record, db
 from .engine.state import check_day
 from .errors import ApiError
+from .store.cookies import secure_cookies
 
-FIRST_ATTEMPT = "daily_first"  # in the session: the day of its browser's first attempt
+# The browser's cookie naming the day of its first attempt: the game page's session and the daily
+# page's (app/store/cookies.py) both see it, so a browser has one ranked attempt whichever made it.
+ATTEMPT_COOKIE = "daily-attempt"
+ATTEMPT_COOKIE_AGE = 2 * 24 * 3600  # outlives the day wherever the browser's clock stands
 LEADERBOARD_SIZE, MAX_LEADERBOARD_SIZE = 20, 100
 KEPT_DAYS = 2  # the attempts' counts are kept this many days: enough for the day and the one before
 
@@ -105,7 +110,17 @@ def info(game=None) -> dict:
 
 
 def _browser_may_rank(day: str) -> bool:
-    return session.get(FIRST_ATTEMPT) != day
+    return request.cookies.get(ATTEMPT_COOKIE) != day
+
+
+def _remember_attempt(day: str) -> None:
+    """The browser's cookie says it made an attempt on ``day``."""
+
+    @after_this_request
+    def remember(response):
+        response.set_cookie(ATTEMPT_COOKIE, day, max_age=ATTEMPT_COOKIE_AGE, path="/", httponly=True,
+                            secure=secure_cookies(current_app), samesite="Lax")  # fmt: skip
+        return response
 
 
 def _address() -> str:
@@ -120,9 +135,9 @@ def _ranked_left(day: str, address: str) -> int:
 
 def claim_ranked(day: str, game_id: str) -> bool:
     """Whether a new attempt at ``day``'s game, ``game_id``, is ranked: the browser's first of the
-    day, within its address's DAILY_ADDRESS_LIMIT. The session remembers the day either way."""
+    day, within its address's DAILY_ADDRESS_LIMIT. The browser remembers the day either way."""
     first = _browser_may_rank(day)
-    session[FIRST_ATTEMPT] = day
+    _remember_attempt(day)
     if not first:
         return False
     address = _address()
@@ -143,9 +158,10 @@ def claim_ranked(day: str, game_id: str) -> bool:
 
 
 def listed(query):
-    """Records a day's leaderboard may list: ranked, verified, over, and not taken down by the host."""
+    """Records a day's leaderboard may list: ranked, verified, over, without help (a hint asked on a
+    ranked game's board elsewhere, app/games.py) and not taken down by the host."""
     return query.where(Record.ranked.is_(True), Record.verified.is_(True), Record.over.is_(True),
-                       Record.hidden.is_(False))
+                       Record.without_help, Record.hidden.is_(False))
 
 
 def leaderboard(day: str, limit: int) -> list[Record]:

@@ -9,6 +9,7 @@ to migrate (or for ``flask db``): a worker whose database is up to date is 12 MB
 
 import logging
 import threading
+from contextlib import suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     and_,
+    event,
     inspect,
     text,
 )
@@ -34,13 +36,13 @@ from sqlalchemy.exc import InterfaceError, OperationalError, ProgrammingError
 from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, mapped_column
 
-from . import metrics
+from . import datafiles, metrics
 from .errors import respond
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SCHEMA_REVISION = "0007"  # the newest migration in app/migrations/versions (a test keeps them equal)
+SCHEMA_REVISION = "0008"  # the newest migration in app/migrations/versions (a test keeps them equal)
 # What a database that is down, unreachable or not yet migrated raises.
 UNAVAILABLE = (OperationalError, InterfaceError, ProgrammingError)
 
@@ -102,11 +104,12 @@ class Record(db.Model):
         return and_(cls.hints == 0, cls.autoplay.is_(False), cls.undos == 0, cls.restores == 0)
 
 
-class ForkHelp(db.Model):
-    """Help given to the forks of a game (app/games.py): a hint on a fork is a hint on the position
-    its game was at, so it counts on that game, and on its record (app/records.py)."""
+class HelpElsewhere(db.Model):
+    """Help given to a game from another session (app/games.py): a hint on one of its forks, or on the
+    board it stands on, is a hint on the game's position, so it counts on the game, and on its record
+    (app/records.py)."""
 
-    __tablename__ = "fork_help"
+    __tablename__ = "help_elsewhere"
 
     game_id: Mapped[str] = mapped_column(String(16), primary_key=True)
     hints: Mapped[int] = mapped_column(BigInteger, default=0)
@@ -155,6 +158,8 @@ def init_app(app, migrate_now=True):
     """Bring the schema up to date if the database answers (else on the first request that needs
     it); not ``migrate_now`` when the instance folder, where SQLite keeps it, is not usable yet."""
     db.init_app(app)
+    with app.app_context():
+        _keep_sqlite_private(db.engine)
     app.cli.add_command(MigrationCommands(app))
     for unavailable in UNAVAILABLE:
         app.register_error_handler(unavailable, database_unavailable)
@@ -166,6 +171,19 @@ def init_app(app, migrate_now=True):
         except UNAVAILABLE as error:
             log.warning("the records database is unavailable at start (%s); its schema is brought up to date later",
                         error.orig or error)  # fmt: skip
+
+
+def _keep_sqlite_private(engine):
+    """A SQLite file is made 0600 before SQLite opens it (app/datafiles.py); a folder that cannot hold
+    it is left for SQLite to report (503)."""
+    path = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
+    if not path or path == ":memory:":
+        return
+
+    @event.listens_for(engine, "do_connect")
+    def make_private(*_connecting):
+        with suppress(OSError):
+            datafiles.make_file(path)
 
 
 def uses_records(blueprint):

@@ -9,8 +9,10 @@ One game, one place: a game is held by one session at a time (the store refuses 
 app/store/locking.py), so whatever a session sees of a game, or asks about it, is counted on the
 game itself. A sealed copy put back gives the game back only where no other session holds it and
 no record has shown its seed; otherwise it gives a fork: a new game on the same position, with
-tiles of its own, never verified. A hint or auto-play on a fork counts on the game it was forked
-from (app/records.py), since the position was that game's (docs/architecture.md#how-a-verified-game-stays-fair).
+tiles of its own, never verified. A copy of a day's game always gives a fork, which plays on as
+practice. Help is counted on the position too: a hint or auto-play counts on the game a fork came
+from, and on every live game standing on the same board, whichever session holds it
+(docs/architecture.md#how-a-verified-game-stays-fair lists every way back in time and what each does).
 """
 
 import logging
@@ -20,13 +22,16 @@ from dataclasses import dataclass
 from flask import current_app, session
 
 from . import daily, hints, metrics, records, seals, store
-from .engine import CannotUndo, Game, GameFinished, InvalidState, MoveOutcome
+from .engine import CannotUndo, Game, GameFinished, InvalidState, MoveOutcome, symmetries
 from .errors import ApiError
 
 log = logging.getLogger(__name__)
 
 # Keys a page may send in one request: far more than a player presses in a round trip.
 MAX_BATCH = 64
+# Moves after which a game's board is its own: before them honest games often stand on the same board
+# (every start board has two tiles), so a hint asked there tells nobody's game apart (position_of).
+EARLY_MOVES = 20
 # In the session: [id, move count after it, points gained, whether it moved] of the last request of
 # moves with an id, so that a repeat of it (its answer was lost) gets that answer again, not a
 # refusal, and a request sent after it is played where it left the game.
@@ -63,18 +68,21 @@ def start(seed=None):
 
 def start_daily():
     """Today's game in a new session: ranked if it is the browser's first attempt of the day and its
-    address has ranked attempts left (daily.claim_ranked), else practice."""
+    address has ranked attempts left (daily.claim_ranked), else practice: the day's board, and tiles
+    to come of its own, so that it foretells nothing of a ranked attempt."""
     day = daily.today()
     game = Game.new(seals.day_seed(day), seed_chosen=False, day=day)
     game.id = secrets.token_urlsafe(12)
     game.ranked = daily.claim_ranked(day, game.id)
+    if not game.ranked:
+        game = _game_at(game.start_state(), day)
     metrics.count("daily_games", ranked=str(game.ranked).lower())
     return _begin(game)
 
 
 def _begin(game):
     """``game`` in a new session: the session's old id opens nothing any more (what else the session
-    keeps, as the day of its first daily attempt, goes with it)."""
+    keeps goes with it)."""
     current_app.session_interface.regenerate(session)
     save_game(game)
     metrics.count("games")
@@ -83,29 +91,27 @@ def _begin(game):
 
 def restore(state, token):
     """The page's saved game put back (``token``: the sealed copy it kept, if any): the server's own
-    game again when it may be (a restore counted), a fork when another session holds it, and
-    otherwise a game the server did not see played, on tiles to come that it draws anew."""
+    game again when it may be (a restore counted), a fork when another session holds it or it is a
+    day's game (practice on that position until the day is revealed), and otherwise a game the
+    server did not see played, on tiles to come that it draws anew."""
     try:
         game = _game_at(state)
     except InvalidState as error:
         raise ApiError(400, "invalid_state", str(error)) from None
     sealed = None if token is None else seals.unseal(token)
-    if sealed is not None and sealed.start_state() == game.start_state() and not _seed_known(sealed):
-        if store.held_elsewhere(sealed.id):
-            game.fork_of = sealed.fork_of or sealed.id
-        else:
-            sealed.restores += 1
-            sealed.ranked = False  # an older copy would be an undo: the day's game plays on as practice
-            game = sealed
+    if sealed is not None and sealed.start_state() == game.start_state():
+        if sealed.day is not None:
+            if not daily.revealed(sealed.day):
+                game.day, game.fork_of = sealed.day, sealed.fork_of or sealed.id
+        elif not records.seed_shown(sealed.id):  # else its tiles to come are known: a game drawn anew
+            if store.held_elsewhere(sealed.id):
+                game.fork_of = sealed.fork_of or sealed.id
+            else:
+                sealed.restores += 1
+                game = sealed
     session.pop(LAST_MOVES, None)
     save_game(game)
     return game
-
-
-def _seed_known(game):
-    """Whether anyone may know the game's tiles to come: a record of it shows its seed, or, for a
-    day's game, the day is revealed."""
-    return daily.revealed(game.day) if game.day is not None else records.seed_shown(game.id)
 
 
 def _refuse_help(game, what):
@@ -122,11 +128,12 @@ def _refuse_closed(game):
         raise ApiError(409, "daily_closed", message, state=game.to_state())
 
 
-def _game_at(state):
-    """A game of the server's from ``state`` on: its own id, and a seed derived from it."""
+def _game_at(state, day=None):
+    """A game of the server's from ``state`` on: its own id, and a seed derived from it; with ``day``,
+    practice at that day's game (its tiles drawn from that seed, app/engine/game.py)."""
     game_id = secrets.token_urlsafe(12)
     game = Game.from_state(state, seals.seed_for(game_id), seed_chosen=False)
-    game.id = game_id
+    game.id, game.day = game_id, day
     return game
 
 
@@ -231,7 +238,7 @@ def keep_playing():
 
 def hint():
     """The solver's move for the session's game, thought about for SOLVER_BUDGET_MS at most; counted on
-    the game (and on the game a fork came from)."""
+    the game, and on the others it could help (_count_on_others)."""
     game = existing_game()
     _refuse_help(game, "a hint")
     if game.finished:
@@ -245,22 +252,29 @@ def hint():
     metrics.count("hints")
     metrics.observe("hint_seconds", suggestion.ms / 1000)
     metrics.observe("hint_depth", suggestion.depth)
-    if game.fork_of is not None:
-        records.help_fork(game.fork_of, hints=1)
+    _count_on_others(game, hints=1)
     game.hints += 1
     save_game(game)
     return suggestion
 
 
 def autoplay():
-    """Auto-play is about to move the session's game: counted on it (and on the game a fork came from)."""
+    """Auto-play is about to move the session's game: counted on it, and on the others it could help."""
     game = existing_game()
     _refuse_help(game, "auto-play")
-    if game.fork_of is not None:
-        records.help_fork(game.fork_of, autoplay=True)
+    _count_on_others(game, autoplay=True)
     game.autoplay = True
     save_game(game)
     return game
+
+
+def _count_on_others(game, **help_given):
+    """Help asked on ``game``'s position helps every game standing there: the game a fork came from, and
+    the live games of other sessions on the same board, turned or mirrored alike, whatever its score and
+    move count (position_of says which games the store keeps track of). Counted on each, and on its record."""
+    boards = [f"{form:x}" for form in symmetries(game.board)]
+    for game_id in {game.fork_of, *store.games_at(boards)} - {None, game.id}:
+        records.help_elsewhere(game_id, **help_given)
 
 
 def save_record(name):
@@ -301,6 +315,18 @@ def has_played_game(stored_session):
     """Whether a session holds a game with a move, made here or before it was restored: one worth keeping."""
     game = stored_session.get("game")
     return isinstance(game, dict) and isinstance(game.get("moves"), int) and game["moves"] > 0
+
+
+def position_of(stored_session):
+    """The board the session's game stands on, as it is stored, while a hint asked there from another
+    session would help a game that can still be verified: one the server began on a seed it chose,
+    whose seed no record shows, past its first EARLY_MOVES moves. None for any other."""
+    game = stored_session.get("game")
+    if not isinstance(game, dict) or game.get("start", False) is not None or game.get("seed_chosen") is not False:
+        return None
+    moves = game.get("moves")
+    verifiable = game.get("id") and not game.get("seed_shown") and isinstance(moves, int)
+    return game["board"] if verifiable and moves >= EARLY_MOVES else None
 
 
 def game_of(stored_session):

@@ -72,7 +72,7 @@ def _slot_for_a_hint(folder, deadline):
                 if try_flock(reviewing, shared=True):
                     raise SolverBusy  # no review holds the slot: a hint does
             with suppress(OSError):  # a folder that cannot take it: the reviews only yield later
-                (folder / WANTED).touch()
+                (folder / WANTED).touch(mode=0o600)
             _poll(lambda: try_flock(slot), deadline)
         yield
 

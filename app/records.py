@@ -9,7 +9,9 @@ the game placed. Record ids are random (96 bits), so only the links people share
 The API's routes (routes/records_api.py) and the pages (routes/record_pages.py) share this module.
 
 Help is counted on the game, and a record shows all of it: what the game's own session gave it,
-and what its forks were given (help_fork), kept by game id until the game is saved.
+and what was given on its position elsewhere, to its forks or to another session standing on its
+board (help_elsewhere), kept by game id until the game is saved. The hall of fame ranks the games
+without help; those with help are listed apart, each with the help it had.
 
 A record of today's game (app/daily.py) knows its day and whether it was ranked. Until the day is
 revealed it shows nothing that replays it, not even its moves (the same moves bring the same
@@ -23,14 +25,16 @@ import secrets
 import unicodedata
 from datetime import UTC
 
+from flask import request
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from . import daily, database, review
-from .database import ForkHelp, Record, db
+from .database import HelpElsewhere, Record, db
 from .engine import max_tile
 from .engine.history import tiles_text
 from .errors import ApiError
+from .requests import query_flag
 from .review import directions_of
 
 MAX_NAME = 24
@@ -49,7 +53,7 @@ def save(game, name):
 
     Saves of one game that race each other (on several workers) all land on its one record."""
     tiles, verified = game.replayed()
-    helped = _with_fork_help(game)
+    helped = _with_help_elsewhere(game)
     record = _record_of(game.id)
     if record is None:
         record = Record(id=secrets.token_urlsafe(12), game_id=game.id)
@@ -71,28 +75,29 @@ def _record_of(game_id):
     return None if game_id is None else db.session.scalars(select(Record).where(Record.game_id == game_id)).first()
 
 
-def _with_fork_help(game):
-    """The game with the help its forks were given added to its own."""
-    given = None if game.id is None else db.session.get(ForkHelp, game.id)
+def _with_help_elsewhere(game):
+    """The game with the help given on its position elsewhere added to its own."""
+    given = None if game.id is None else db.session.get(HelpElsewhere, game.id)
     if given is None:
         return game
     return dataclasses.replace(game, hints=game.hints + given.hints, autoplay=game.autoplay or given.autoplay)
 
 
-def help_fork(game_id, hints=0, autoplay=False):
-    """A fork of the game was given a hint or auto-play: counted on the game, and on its record if it has one."""
+def help_elsewhere(game_id, hints=0, autoplay=False):
+    """Another session was given a hint or auto-play on the game's position (app/games.py): counted on
+    the game, and on its record if it has one."""
     database.ensure_schema()
     more = {"autoplay": True} if autoplay else {}
     for attempt in range(2):
         try:
-            counted = update(ForkHelp).where(ForkHelp.game_id == game_id)
-            if not db.session.execute(counted.values(hints=ForkHelp.hints + hints, **more)).rowcount:
-                db.session.add(ForkHelp(game_id=game_id, hints=hints, autoplay=autoplay))
+            counted = update(HelpElsewhere).where(HelpElsewhere.game_id == game_id)
+            if not db.session.execute(counted.values(hints=HelpElsewhere.hints + hints, **more)).rowcount:
+                db.session.add(HelpElsewhere(game_id=game_id, hints=hints, autoplay=autoplay))
             recorded = update(Record).where(Record.game_id == game_id)
             db.session.execute(recorded.values(hints=Record.hints + hints, **more))
             db.session.commit()
             return
-        except IntegrityError:  # another fork's help was counted first: add to it
+        except IntegrityError:  # help from another session was counted first: add to it
             db.session.rollback()
             if attempt:
                 raise
@@ -133,16 +138,29 @@ def find(record_id):
     return record
 
 
-def best_records(limit, without_help=False):
+def best_records(limit, helped=False):
     """Verified games that are over, best score first (the earlier of equal scores first): a game
-    still being played is not ranked. ``without_help``: only those without help from this server, as
-    far as it knows (Record.without_help). A record the host took down (hidden) is never ranked."""
+    still being played is not ranked. ``helped``: False for the games without help from this server,
+    as far as it knows (Record.without_help), True for those with help, None for both. A record the
+    host took down (hidden) is never ranked."""
     query = select(Record).where(Record.verified.is_(True), Record.over.is_(True), Record.hidden.is_(False),
                           Record.day.is_(None))
-    if without_help:
-        query = query.where(Record.without_help)
+    if helped is not None:
+        query = query.where(~Record.without_help if helped else Record.without_help)
     query = query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)
     return db.session.scalars(query).all()
+
+
+def requested_help():
+    """Which games a hall of fame lists, as its query asks (best_records' ``helped``): those without help
+    by default (or with ``without_help=1``, formerly ``unassisted=1``), those with help with
+    ``helped=1``, and every verified game with ``without_help=0``."""
+    helped = query_flag("helped")
+    asked = "without_help" in request.args or "unassisted" in request.args
+    without_help = query_flag("without_help", former="unassisted") if asked else not helped
+    if helped and without_help:
+        raise ApiError(400, "invalid_helped", "helped=1 and without_help=1 ask for two different lists")
+    return True if helped else (False if without_help else None)
 
 
 def summary(record):
@@ -156,6 +174,7 @@ def summary(record):
         "moves": record.moves,
         "verified": record.verified,
         "helped": not record.without_help,
+        "help": help_of(record),
         "assisted": record.assisted,
         "restored": record.restores > 0,
         "used_undo": record.undos > 0,
@@ -165,6 +184,11 @@ def summary(record):
         "daily": record.day,
         "ranked": record.ranked,
     }
+
+
+def help_of(record):
+    """The help a record's game had from this server: hints, auto-play, moves taken back, restores."""
+    return {"hints": record.hints, "autoplay": record.autoplay, "undos": record.undos, "restores": record.restores}
 
 
 def created_text(record):

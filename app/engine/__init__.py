@@ -4,7 +4,7 @@ It knows nothing of the web; the Flask app and the solver build on it.
 """
 
 from .animation import slide_tiles
-from .board import MAX_EXPONENT, MAX_TILE, empty_cells, max_tile, pack, unpack
+from .board import MAX_EXPONENT, MAX_TILE, empty_cells, max_tile, pack, symmetries, unpack
 from .errors import CannotUndo, EngineError, GameFinished, InvalidState, UnknownDirection
 from .game import Game, MoveOutcome, check_stored
 from .rules import WIN_TILE, LineSlide, has_equal_neighbours, slide_line
@@ -55,6 +55,7 @@ __all__ = [
     "slide_tiles",
     "spawn",
     "start_board",
+    "symmetries",
     "transpose",
     "unpack",
     "valid_moves",

@@ -67,6 +67,20 @@ def exponent_grid(board: int) -> list[list[int]]:
     return [flat[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)]
 
 
+def from_exponent_grid(grid) -> int:
+    return sum(k << CELL_BITS * (SIZE * r + c) for r, row in enumerate(grid) for c, k in enumerate(row))
+
+
+def symmetries(board: int) -> set[int]:
+    """The board in each of its eight forms, turned and mirrored: a solver's move on one is its
+    move on the others, turned and mirrored alike."""
+    grid, forms = exponent_grid(board), set()
+    for _quarter in range(4):
+        grid = [list(row) for row in zip(*grid[::-1], strict=True)]  # a quarter turn clockwise
+        forms.update(from_exponent_grid(form) for form in (grid, [row[::-1] for row in grid]))
+    return forms
+
+
 def empty_cells(board: int) -> list[tuple[int, int]]:
     return [divmod(i, SIZE) for i, k in enumerate(exponents(board)) if not k]
 

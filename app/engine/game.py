@@ -5,11 +5,13 @@ random.Random(f"{seed}:start") and the spawn after valid move number n uses
 random.Random(f"{seed}:{n}"), n counted from the game's very first move (a restored
 game's count goes on from its start, never capped, so no two moves share a draw).
 
-A day's game (``day`` set: the game everyone plays that day, app/daily.py) draws instead from
-its history: its start tiles, and the tile after each move, come from
+A day's game (``day`` set: the game everyone plays that day, app/daily.py) that starts new draws
+instead from its history: its start tiles, and the tile after each move, come from
 random.Random(HMAC-SHA256(key = the seed in decimal, message = the directions so far as letters,
 "" at the start)). The same directions bring everyone the same tiles, and a different direction
-brings tiles that nothing seen on another line foretells (``draws``).
+brings tiles that nothing seen on another line foretells (``draws``). A day's game with a start
+state (practice: the day's board, or a position of the day put back) is drawn like any game from
+a state: by the move's number, from a seed of its own, so it foretells nothing of the day's lines.
 
 So ``seed``, the state the game started from and the directions of its valid moves
 replay it exactly: the game keeps them (the directions packed, see history.py), and
@@ -186,7 +188,7 @@ class Game:
     @classmethod
     def replay(cls, seed: int, start: dict | None, directions, day: str | None = None) -> "Game":
         """The game that ``seed``, the ``start`` state (None: a new game) and ``directions`` make
-        (with ``day``: that day's game, its tiles drawn from its history).
+        (with ``day`` and no ``start``: that day's game, its tiles drawn from its history).
 
         Raises InvalidState when a direction does not move the board: no game played it.
         """
@@ -197,8 +199,6 @@ class Game:
     def replaying(cls, seed: int, start: dict | None, directions, day: str | None = None):
         """As ``replay``, one position at a time: the same game before each move and after the
         last, each with the tile the move before it placed, as (row, col, value) (None at the start)."""
-        if day is not None and start is not None:
-            raise InvalidState("a day's game starts new: it has no start state")
         game = cls.new(seed, day=day) if start is None else cls.from_state(start, seed)
         yield game, None
         for number, direction in enumerate(directions, 1):
@@ -256,8 +256,8 @@ class Game:
 
     def draws(self) -> random.Random:
         """The generator of the tile the last move brings: by the move's number (counted from the
-        game's very first move), or, in a day's game, from the directions played so far."""
-        if self.day is None:
+        game's very first move), or, in a day's game that started new, from the directions played so far."""
+        if self.day is None or self.start is not None:
             return _rng(self.seed, (self.start["moves"] if self.start else 0) + len(self.directions))
         if self._draws is None or self._draws.count != len(self.directions) - 1:
             self._draws = HistoryDraws(self.seed, self.directions.to_letters()[:-1])

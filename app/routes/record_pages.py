@@ -1,6 +1,6 @@
 """Pages of the records: the hall of fame, and the replay (with the solver's review) of one game."""
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template
 
 from .. import database, records
 
@@ -9,11 +9,11 @@ bp = database.uses_records(Blueprint("record_pages", __name__, url_prefix="/reco
 
 @bp.get("")
 def hall_of_fame():
-    """The best verified games; ``?without_help=1`` (formerly ``unassisted=1``, still read) those
-    without help from this server."""
-    without_help = "1" in (request.args.get("without_help"), request.args.get("unassisted"))
-    best = records.best_records(records.HALL_OF_FAME_SIZE, without_help)
-    return render_template("hall_of_fame.html", records=best, without_help=without_help)
+    """The best verified games without help from this server; ``?helped=1`` those with help, each with
+    the help it had, and ``?without_help=0`` every one (records.requested_help)."""
+    helped = records.requested_help()
+    best = records.best_records(records.HALL_OF_FAME_SIZE, helped)
+    return render_template("hall_of_fame.html", records=best, helped=helped)
 
 
 @bp.get("/<record_id>")

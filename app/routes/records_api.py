@@ -4,7 +4,7 @@ hall of fame. The records themselves are app/records.py's; reviews app/review.py
 from flask import Blueprint, url_for
 
 from .. import database, games, limits, metrics, records, review
-from ..requests import json_object, query_flag, query_number
+from ..requests import json_object, query_number
 
 bp = database.uses_records(limits.api_routes(Blueprint("records", __name__, url_prefix="/api/records")))
 
@@ -60,8 +60,9 @@ def mistakes(record_id):
 
 @bp.get("")
 def hall_of_fame():
-    """Verified records, best score first; ``without_help=1`` (formerly ``unassisted=1``) keeps only
-    games without help from this server: no hint, no auto-play, no undo, never restored."""
+    """Verified records that are over, best score first: those without help from this server (no hint,
+    no auto-play, no undo, never restored) unless ``helped=1`` (those with help) or ``without_help=0``
+    (every one) asks otherwise (records.requested_help)."""
     limit = query_number("limit", records.HALL_OF_FAME_SIZE, records.MAX_HALL_OF_FAME_SIZE, low=1)
-    without_help = query_flag("without_help", former="unassisted")
-    return {"records": [records.summary(record) for record in records.best_records(limit, without_help)]}
+    helped = records.requested_help()
+    return {"records": [records.summary(record) for record in records.best_records(limit, helped)]}

@@ -16,6 +16,7 @@ from .sqlite_store import SqliteSessions
 __all__ = [
     "GameHeldElsewhere",
     "SessionBusy",
+    "games_at",
     "held_elsewhere",
     "init_app",
     "ping",
@@ -23,12 +24,13 @@ __all__ = [
 ]
 
 
-def init_app(app, session_prefix, played, game_of):
+def init_app(app, session_prefix, played, game_of, position_of):
     """Pick the store from SESSION_TYPE and install the locked session interface on it.
 
     Only requests whose path starts with ``session_prefix`` open the session; ``played(session)``
     says whether it holds a game worth keeping for the whole session lifetime, ``game_of(session)``
-    the id of the game it holds, kept in one session at most (locking.py).
+    the id of the game it holds, kept in one session at most, and ``position_of(session)`` the board
+    it stands on while a hint there would help it (locking.py).
     """
     config = app.config
     common = {
@@ -38,6 +40,7 @@ def init_app(app, session_prefix, played, game_of):
         "lock_timeout": float(config["SESSION_LOCK_TIMEOUT"]),
         "played": played,
         "game_of": game_of,
+        "position_of": position_of,
         "unplayed_lifetime": timedelta(seconds=float(config["UNPLAYED_SESSION_LIFETIME"])),
     }
     kind = str(config["SESSION_TYPE"]).lower()
@@ -67,6 +70,11 @@ def raise_session_error():
 
 def ping():
     current_app.session_interface.ping()
+
+
+def games_at(positions):
+    """The games of the live sessions whose game stands on any of ``positions`` (locking.py)."""
+    return current_app.session_interface.games_at(positions)
 
 
 def held_elsewhere(game_id):

@@ -9,7 +9,7 @@ back: the requests of one session run one at a time. A request that waits longer
 SESSION_LOCK_TIMEOUT is refused (409) rather than queued for ever.
 
 Each backend (app/store/sqlite_store.py, app/store/redis_store.py) gives the four store
-operations this protocol needs, and a fifth, ``_holder``, for the rule below.
+operations this protocol needs, and two more, ``_holder`` and ``_games_at``, for the rules below.
 
 One game, one place: a session holds at most one game (``game_of``, a function the app gives,
 names it), and the store lets no two live sessions hold the same game. The write-back of a
@@ -17,6 +17,12 @@ session whose game another live session holds is refused, and that session is fo
 (GameHeldElsewhere): its page puts its game back, and gets a fork (app/games.py). The check and
 the write are one step of the store, so two requests can never both win; ``held_elsewhere``
 tells a request beforehand whether a game is held by another session.
+
+Help on the position: the store also keeps, beside each session, the board its game stands on
+while a hint asked there from another session would help a game that can still be verified
+(``position_of``, a function the app gives; None otherwise), written by the same step as the
+session; ``games_at`` names the live games standing on any of some boards (app/games.py counts
+a hint there as help to each of them).
 
 What a session is worth decides how long it is kept: one whose game has a move (``played``,
 a predicate the app gives) for the session lifetime, any other for UNPLAYED_SESSION_LIFETIME
@@ -65,13 +71,17 @@ class HeldLock:
     store_id: str
     handle: Any
     game: str | None  # the game the session held when it was read
+    position: str | None  # and the board it stood on, as position_of names it
 
 
 class Holding(NamedTuple):
-    """The game a session holds as it is written back, and the one it held when it was read (None: none)."""
+    """The game a session holds as it is written back and the board it stands on (position_of), and the
+    game and board it held when it was read (None: none)."""
 
     game: str | None
-    before: str | None
+    position: str | None
+    before: str | None = None
+    position_before: str | None = None
 
 
 def session_is_new():
@@ -84,16 +94,19 @@ class LockedSessions:
 
     Subclasses give the store operations: ``_lock_and_read``, ``_write_and_release``, ``_write``
     and ``_release``; a write gets the session's lifetime in seconds, whether it is played and a
-    ``Holding`` (its game now and before), and raises GameHeldElsewhere when another live session
-    holds that game. ``_holder(game_id)`` is the store id of the live session holding a game, or None.
+    ``Holding`` (its game and position now and before), and raises GameHeldElsewhere when another
+    live session holds that game. ``_holder(game_id)`` is the store id of the live session holding
+    a game, or None; ``_games_at(positions)`` the games of the live sessions standing on them.
     """
 
-    def __init__(self, *args, lock_timeout, session_prefix, played, game_of, unplayed_lifetime, **kwargs):
+    def __init__(self, *args, lock_timeout, session_prefix, played, game_of, position_of, unplayed_lifetime,
+                 **kwargs):  # fmt: skip
         super().__init__(*args, **kwargs)
         self.lock_timeout = lock_timeout
         self.session_prefix = session_prefix
         self.played = played
         self.game_of = game_of
+        self.position_of = position_of
         self.unplayed_lifetime = unplayed_lifetime
 
     def open_session(self, app, request):
@@ -129,7 +142,7 @@ class LockedSessions:
         if not isinstance(data, dict):
             self._release(handle)  # no session: a new one with a fresh id is made instead
             return None
-        g.session_lock = HeldLock(store_id, handle, self.game_of(data))
+        g.session_lock = HeldLock(store_id, handle, self.game_of(data), self.position_of(data))
         return data
 
     def _decode(self, store_id, read):
@@ -151,11 +164,11 @@ class LockedSessions:
         held = g.get("session_lock")
         if held is None or held.store_id != store_id:
             # A new session: nobody else knows its fresh id (a regenerated one held no game before).
-            self._write(store_id, session, ttl, played, Holding(self.game_of(session), None))
+            self._write(store_id, session, ttl, played, Holding(self.game_of(session), self.position_of(session)))
             metrics.count("sessions")
             return
         del g.session_lock  # released by the write, or by its lease if the write fails
-        holding = Holding(self.game_of(session), held.game)
+        holding = Holding(self.game_of(session), self.position_of(session), held.game, held.position)
         if not self._write_and_release(held.handle, store_id, session, ttl, played, holding):
             log.warning("session lock expired before the write-back; the change is refused")
             raise SessionBusy
@@ -165,6 +178,10 @@ class LockedSessions:
         holder = self._holder(game_id)
         held = g.get("session_lock")
         return holder is not None and (held is None or holder != held.store_id)
+
+    def games_at(self, positions):
+        """The games of the live sessions standing on any of ``positions`` (position_of's names)."""
+        return self._games_at(list(positions))
 
     def release_held_lock(self):
         """After every request: let go of a lock that no write-back released."""

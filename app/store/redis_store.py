@@ -6,7 +6,8 @@ two round trips, and a request whose lease ran out never overwrites a newer sess
 
 Where each game is held (locking.py, one game, one place) is a key per game naming its
 session's key, written by the same script as the session and living as long: a game is held
-while the session its key names exists.
+while the session its key names exists. The board a game stands on (locking.py, help on the
+position) is a set per board of the games standing there, moved by the same script.
 """
 
 import secrets
@@ -21,6 +22,7 @@ from .locking import GameHeldElsewhere, LockedSessions, retry_until
 
 LOCK_PREFIX = "lock:"
 GAME_PREFIX = "game:"
+POSITION_PREFIX = "position:"
 REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError)
 
 
@@ -42,8 +44,9 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
         "return {redis.call('get', KEYS[2])}"
     )
     RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
-    # KEYS: the lock, the session, its game's key and the key of the game it held before (each may
-    # be "", for none); ARGV: the lock's token ("" for a new session), the session, its lifetime.
+    # KEYS: the lock, the session, its game's key, the key of the game it held before, its position's
+    # key and the one it stood on before (each may be "", for none); ARGV: the lock's token ("" for a
+    # new session), the session, its lifetime, its game's id and the one it held before.
     # 0: the lock was lost; -1: another live session holds the game, and this one is forgotten.
     WRITE_AND_RELEASE = """
         if ARGV[1] ~= '' and redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -59,6 +62,11 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
         if KEYS[4] ~= '' and KEYS[4] ~= KEYS[3] and redis.call('get', KEYS[4]) == KEYS[2] then
             redis.call('del', KEYS[4])
         end
+        if KEYS[6] ~= '' then redis.call('srem', KEYS[6], ARGV[5]) end
+        if KEYS[5] ~= '' then
+            redis.call('sadd', KEYS[5], ARGV[4])
+            redis.call('expire', KEYS[5], ARGV[3])
+        end
         redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3])
         if ARGV[1] ~= '' then redis.call('del', KEYS[1]) end
         return 1
@@ -67,6 +75,18 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
         "local holder = redis.call('get', KEYS[1]) "
         "if holder and redis.call('exists', holder) == 1 then return holder end return false"
     )
+    # KEYS: positions' keys. The games standing there whose session is live (a forgotten session's
+    # game may still be named until its set expires).
+    GAMES_AT = """
+        local found = {}
+        for _, position in ipairs(KEYS) do
+            for _, game in ipairs(redis.call('smembers', position)) do
+                local holder = redis.call('get', ARGV[1] .. game)
+                if holder and redis.call('exists', holder) == 1 then table.insert(found, game) end
+            end
+        end
+        return found
+    """
 
     @classmethod
     def from_url(cls, app, url, **kwargs):
@@ -81,6 +101,7 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
         self._release_script = self.client.register_script(self.RELEASE)
         self._write_and_release_script = self.client.register_script(self.WRITE_AND_RELEASE)
         self._holder_script = self.client.register_script(self.HOLDER)
+        self._games_at_script = self.client.register_script(self.GAMES_AT)
 
     def _lock_and_read(self, store_id):
         lock_key, token = LOCK_PREFIX + store_id, secrets.token_hex(16)
@@ -99,9 +120,12 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
     def _write_and_release(self, handle, store_id, session, ttl, _played, holding):
         lock_key, token = handle
         games = [GAME_PREFIX + game if game else "" for game in (holding.game, holding.before)]
+        positions = [POSITION_PREFIX + position if position else ""
+                     for position in (holding.position, holding.position_before)]  # fmt: skip
+        ids = [holding.game or "", holding.before or ""]
         with _down_means(WriteOutcomeUnknown):
             written = self._write_and_release_script(
-                keys=[lock_key, store_id, *games], args=[token, self.serializer.encode(session), ttl]
+                keys=[lock_key, store_id, *games, *positions], args=[token, self.serializer.encode(session), ttl, *ids]
             )
         if written == -1:
             raise GameHeldElsewhere(f"game {holding.game} is held by another session")
@@ -111,6 +135,12 @@ class RedisSessions(CookiePolicy, LockedSessions, RedisSessionInterface):
         with _down_means(StoreUnavailable):
             holder = self._holder_script(keys=[GAME_PREFIX + game_id])
         return None if holder is None else holder.decode()
+
+    def _games_at(self, positions):
+        with _down_means(StoreUnavailable):
+            games = self._games_at_script(keys=[POSITION_PREFIX + position for position in positions],
+                                          args=[GAME_PREFIX])  # fmt: skip
+        return [game.decode() for game in games]
 
     def _release(self, handle):
         lock_key, token = handle

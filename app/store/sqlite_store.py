@@ -12,13 +12,14 @@ the request is answered 503, and nothing was changed.
 The lock is flock() on one of a fixed set of lock files: the kernel lets go of it the
 moment a worker dies, so a killed request never blocks its session.
 
-Each row names the game its session holds (``game``), under a unique index: SQLite itself
-keeps a game in one session (locking.py, one game, one place). An expired row is no holder,
-and a write first clears the expired rows that hold its game. A write-back that holds the game
-its row names already leaves the game's index be; and while the expiry it wrote is still a
-lifetime away it leaves the expiry be too (each write pushes it a hundredth further than it
-must), so a move's write is the row's data alone: the indexes of expiry are rewritten once in a
-while, not on every move.
+Each row names the game its session holds (``game``), under a unique index: SQLite itself keeps
+a game in one session (locking.py, one game, one place); and the board that game stands on while
+another session's hint there would help it (``position``, locking.py), indexed for the hints. An
+expired row is no holder, and a write first clears the expired rows that hold its game. A
+write-back that holds the game its row names already leaves the game's index be; and while the expiry
+it wrote is still a lifetime away it leaves the expiry be too (each write pushes it a hundredth
+further than it must), so a move's write is the row's data and position alone: the indexes of
+expiry are rewritten once in a while, not on every move.
 """
 
 import fcntl
@@ -33,6 +34,7 @@ from typing import NamedTuple
 
 from flask_session.base import ServerSideSessionInterface
 
+from .. import datafiles
 from ..faults import StoreUnavailable
 from ..lockfiles import open_lock_file, try_flock
 from .cookies import CookiePolicy
@@ -60,17 +62,20 @@ UPGRADES = [
     "ALTER TABLE sessions ADD COLUMN played INTEGER NOT NULL DEFAULT 1; "
     "CREATE INDEX sessions_by_worth ON sessions (played, expires);",
     "ALTER TABLE sessions ADD COLUMN game TEXT; CREATE UNIQUE INDEX sessions_by_game ON sessions (game);",
+    "ALTER TABLE sessions ADD COLUMN position TEXT; "
+    "CREATE INDEX sessions_by_position ON sessions (position) WHERE position IS NOT NULL;",
 ]
 UPSERT = (
-    "INSERT INTO sessions (id, data, expires, played, game) VALUES (?, ?, ?, ?, ?) "
+    "INSERT INTO sessions (id, data, expires, played, game, position) VALUES (?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (id) DO UPDATE SET data = excluded.data, expires = excluded.expires, played = excluded.played, "
-    "game = excluded.game"
+    "game = excluded.game, position = excluded.position"
 )
 READ = "SELECT data, game, expires, played FROM sessions WHERE id = ? AND expires > ?"
-REWRITE = "UPDATE sessions SET data = ?, expires = ?, played = ? WHERE id = ?"  # the same game
-REWRITE_DATA = "UPDATE sessions SET data = ? WHERE id = ?"  # the same game, worth and expiry
+REWRITE = "UPDATE sessions SET data = ?, position = ?, expires = ?, played = ? WHERE id = ?"  # the same game
+REWRITE_DATA = "UPDATE sessions SET data = ?, position = ? WHERE id = ?"  # the same game, worth and expiry
 DELETE_EXPIRED_HOLDERS = "DELETE FROM sessions WHERE game = ? AND id != ? AND expires <= ?"
 HOLDER = "SELECT id FROM sessions WHERE game = ? AND expires > ?"
+AT_POSITIONS = "SELECT game FROM sessions WHERE position IN ({}) AND expires > ?"
 DELETE_EXPIRED = (
     "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires <= ? ORDER BY expires LIMIT ?)"
 )
@@ -175,7 +180,7 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
             (stored,) = db.execute("SELECT sessions FROM stored").fetchone()
             if stored >= self.limit:
                 db.execute(DELETE_LEAST_WORTH, (stored - self.limit + 1,))
-            self._upsert(db, store_id, data, _expiry(now, ttl), played, holding.game)
+            self._upsert(db, store_id, data, _expiry(now, ttl), played, holding)
 
         self._run_holding(store_id, insert)
 
@@ -189,12 +194,12 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         same_game = handle.game == holding.game
 
         def rewrite_data(db):
-            return db.execute(REWRITE_DATA, (data, store_id)).rowcount
+            return db.execute(REWRITE_DATA, (data, holding.position, store_id)).rowcount
 
         def write(db):
             expires = _expiry(now, ttl)
-            if not (same_game and db.execute(REWRITE, (data, expires, played, store_id)).rowcount):
-                self._upsert(db, store_id, data, expires, played, holding.game)
+            if not (same_game and db.execute(REWRITE, (data, holding.position, expires, played, store_id)).rowcount):
+                self._upsert(db, store_id, data, expires, played, holding)
 
         try:
             kept = same_game and handle.keeps(played, now + ttl)
@@ -205,14 +210,15 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
         return True
 
     @staticmethod
-    def _upsert(db, store_id, data, expires, played, game):
+    def _upsert(db, store_id, data, expires, played, holding):
         """Write the session; an expired row that still names its game gives way (then it is written again)."""
+        row = (store_id, data, expires, played, holding.game, holding.position)
         try:
-            db.execute(UPSERT, (store_id, data, expires, played, game))
+            db.execute(UPSERT, row)
         except sqlite3.IntegrityError:
-            if not db.execute(DELETE_EXPIRED_HOLDERS, (game, store_id, time.time())).rowcount:
+            if not db.execute(DELETE_EXPIRED_HOLDERS, (holding.game, store_id, time.time())).rowcount:
                 raise
-            db.execute(UPSERT, (store_id, data, expires, played, game))
+            db.execute(UPSERT, row)
 
     def _run_holding(self, store_id, work, db=None):
         """``_run(work, db)``; a session whose game another row holds is forgotten (GameHeldElsewhere)."""
@@ -225,6 +231,11 @@ class SqliteSessions(CookiePolicy, LockedSessions, ServerSideSessionInterface):
     def _holder(self, game_id):
         row = self._run(lambda db: db.execute(HOLDER, (game_id, time.time())).fetchone(), single=True)
         return None if row is None else row[0]
+
+    def _games_at(self, positions):
+        query = AT_POSITIONS.format(", ".join("?" * len(positions)))
+        rows = self._run(lambda db: db.execute(query, (*positions, time.time())).fetchall(), single=True)
+        return [game for (game,) in rows]
 
     def _release(self, handle):
         _unlock(handle.fd)
@@ -251,6 +262,7 @@ def _unlock(fd):
 
 
 def _connect(path):
+    datafiles.make_file(path)  # 0600, and so its journals
     # Autocommit: each statement is a transaction unless _run begins one.
     db = sqlite3.connect(path, timeout=5, isolation_level=None, check_same_thread=True)
     try:

@@ -41,8 +41,8 @@ def test_a_forgotten_game_comes_back_verified_from_its_sealed_copy(app):
     finish(forgotten)
     record = record_of(forgotten)
     assert record["verified"] and record["restored"] and not record["assisted"]
-    assert [row["id"] for row in hall_of_fame(forgotten)] == [record["id"]]
-    assert hall_of_fame(forgotten, "?without_help=1") == [], "a restore may have gone back to an earlier copy"
+    assert [row["id"] for row in hall_of_fame(forgotten, "?helped=1")] == [record["id"]]
+    assert hall_of_fame(forgotten) == [], "a restore may have gone back to an earlier copy"
 
 
 def test_the_tiles_to_come_are_the_ones_the_game_had(app):

@@ -321,8 +321,12 @@ def test_the_hall_of_fame_lists_verified_games_only_and_filters_assisted_ones(pa
     names = rows.locator("td:nth-child(2)").all_inner_texts()
     assert "Honest" in names and "Forger" not in names
     assert axe_violations(page) == []
-    page.get_by_test_id("filter-without-help").click()
-    expect(page.get_by_test_id("filter-without-help")).to_have_attribute("aria-current", "page")
+    expect(page.get_by_test_id("filter-without-help")).to_have_attribute("aria-current", "page")  # the default
+    page.get_by_test_id("filter-helped").click()
+    expect(page.get_by_test_id("filter-helped")).to_have_attribute("aria-current", "page")
+    assert "Honest" not in page.get_by_test_id("record-row").locator("td:nth-child(2)").all_inner_texts()
+    page.get_by_test_id("filter-all").click()
+    expect(page.get_by_test_id("filter-all")).to_have_attribute("aria-current", "page")
     assert "Honest" in rows.locator("td:nth-child(2)").all_inner_texts()
 
 
@@ -371,9 +375,9 @@ def test_the_hall_of_fame_fits_a_phone_and_shows_which_filter_is_active(page):
         assert "Wwwwwwwwwwwwwwwwwwwwwwww" in cells.all_inner_texts(), width
 
     look = "el => { const s = getComputedStyle(el); return [s.backgroundColor, s.color, s.fontWeight].join(' '); }"
-    active, other = (page.get_by_test_id(f"filter-{name}").evaluate(look) for name in ("all", "without-help"))
+    active, other = (page.get_by_test_id(f"filter-{name}").evaluate(look) for name in ("without-help", "all"))
     assert active != other
-    page.get_by_test_id("filter-without-help").click()
-    assert page.get_by_test_id("filter-without-help").evaluate(look) == active
-    assert page.get_by_test_id("filter-all").evaluate(look) == other
+    page.get_by_test_id("filter-all").click()
+    assert page.get_by_test_id("filter-all").evaluate(look) == active
+    assert page.get_by_test_id("filter-without-help").evaluate(look) == other
     assert axe_violations(page) == []

@@ -11,6 +11,7 @@ import time_machine
 
 from app import create_app
 from app.engine import DIRECTIONS, move, pack
+from tests.support.foresight import foretelling, foretold_share
 from tests.support.postgres import postgres_server
 from tests.support.servers import redis_server
 
@@ -41,20 +42,25 @@ def replicas(servers, tmp_path):
     return [create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / name, **shared}) for name in ("one", "two")]
 
 
+COOKIES = ("session", "session-daily", "daily-attempt")  # the game page's, the daily page's, the browser's
+
+
 class Browser:
-    """One browser's daily page: its cookies, and every request on whichever replica comes next."""
+    """One browser's daily page (or, with ``page={}``, its game page): its cookies, and every request
+    on whichever replica comes next."""
 
     def __init__(self, replicas, address, turn=0):
         self.clients = [app.test_client() for app in replicas]
         self.turn, self.address = turn, address
 
-    def ask(self, method, path, **kwargs):
+    def ask(self, method, path, page=PAGE, **kwargs):
         client = self.clients[self.turn % 2]
         self.turn += 1
-        reply = getattr(client, method)(path, headers=PAGE, environ_base={"REMOTE_ADDR": self.address}, **kwargs)
+        reply = getattr(client, method)(path, headers=page, environ_base={"REMOTE_ADDR": self.address}, **kwargs)
         for other in self.clients:  # the browser's cookie jar is one
-            if other is not client and (cookie := client.get_cookie("session-daily")) is not None:
-                other.set_cookie("session-daily", cookie.value)
+            for name in COOKIES:
+                if other is not client and (cookie := client.get_cookie(name)) is not None:
+                    other.set_cookie(name, cookie.value)
         return reply
 
 
@@ -103,3 +109,47 @@ def test_todays_game_on_two_replicas_with_redis_and_postgresql(replicas):
         assert played.exit_code == 0, played.output
         par = replicas[1].test_client().get("/api/daily/leaderboard?date=2030-06-01").get_json()["par"]
         assert par is not None and par > 0
+
+
+def tiles_along(browser, directions, page=PAGE):
+    """Each direction that moves the browser's game, played: [(board before, direction, tile it brought)]."""
+    line = []
+    for direction in directions:
+        state = browser.ask("get", "/api/game", page=page).get_json()
+        board = pack(state["board"])
+        if move(board, direction)[0] != board:
+            spawned = browser.ask("post", "/api/game/moves", page=page, json={"direction": direction}).get_json()
+            line.append((state["board"], direction, tuple(spawned["animation"]["spawned"].values())))
+    return line
+
+
+def test_fair_play_on_two_replicas_with_redis_and_postgresql(replicas):
+    """One ranked attempt a browser whichever of its cookies asks, practice on tiles of its own, and a
+    hint asked on a ranked game's board on the game page of the other replica taking it off the board."""
+    with time_machine.travel(DAY, tick=True):
+        browser = Browser(replicas, "127.0.0.20")
+        assert browser.ask("post", "/api/daily", json={}).get_json()["ranked"] is True
+        practice = browser.ask("post", "/api/daily", page={}, json={})  # the game page's cookie, the other replica
+        assert practice.status_code == 201 and practice.get_json()["ranked"] is False
+        rng = random.Random(4)
+        line = [rng.choice(DIRECTIONS) for _ in range(40)]
+        practised = tiles_along(browser, line, page={})
+        ranked = tiles_along(Browser(replicas, "127.0.0.21"), [direction for _, direction, _ in practised])
+        hits, at_chance = foretold_share(ranked, foretelling(practised))
+        assert at_chance, f"{hits} of {len(ranked)} tiles the practice foretold"
+
+        player, helper = Browser(replicas, "127.0.0.22"), Browser(replicas, "127.0.0.23", turn=1)
+        assert player.ask("post", "/api/daily", json={}).get_json()["ranked"] is True
+        tiles_along(player, [rng.choice(DIRECTIONS) for _ in range(60)])
+        state = player.ask("get", "/api/game").get_json()
+        assert state["moves"] >= 20
+        typed = {key: state[key] for key in ("board", "score", "won", "keep_playing", "moves")}
+        assert helper.ask("put", "/api/game", page={}, json=typed).status_code == 200
+        assert helper.ask("post", "/api/game/hint", page={}, json={}).status_code == 200
+        finished = play_to_the_end(player, 5)
+        record_id = player.ask("post", "/api/records", json={"name": "Hinted"}).get_json()["id"]
+        shown = player.ask("get", f"/api/records/{record_id}").get_json()
+        assert shown["ranked"] and shown["helped"] and shown["score"] == finished["score"]
+        for app in replicas:
+            listed = app.test_client().get("/api/daily/leaderboard").get_json()["records"]
+            assert record_id not in [row["id"] for row in listed]

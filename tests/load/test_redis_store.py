@@ -207,6 +207,26 @@ def test_help_asked_in_one_replicas_session_marks_the_game_held_in_anothers(redi
     assert record["verified"] and record["assisted"], "helped on the other replica, marked all the same"
 
 
+def test_a_hint_on_a_live_games_board_typed_in_on_another_replica_marks_the_game(redis_url, tmp_path):
+    """No sealed copy, only the board typed in (turned a quarter) on the second replica: the hint
+    asked there is counted on the game the first replica's session holds, and only on it."""
+    records = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'records.sqlite3'}"}
+    one, two = (redis_app(redis_url, tmp_path / name, SECRET_KEY="shared", **records) for name in ("one", "two"))
+    player, bystander, helper = one.test_client(), one.test_client(), two.test_client()
+    for client in (player, bystander):
+        client.post("/api/game", json={})
+        play_randomly(client, games.EARLY_MOVES + 2)
+    state, _token = state_and_copy(player)
+    turned = [list(row) for row in zip(*state["board"][::-1], strict=True)]
+    assert helper.put("/api/game", json={**state, "board": turned, "moves": 0, "score": 0}).status_code == 200
+    assert helper.post("/api/game/hint", json={}).status_code == 200
+    play_randomly(player, 1)  # the game moves on: its old board is no longer where it stands
+    assert helper.post("/api/game/hint", json={}).status_code == 200
+    shown = [client.get(f"/api/records/{client.post('/api/records', json={'name': 'A'}).get_json()['id']}").get_json()
+             for client in (player, bystander)]  # fmt: skip
+    assert [(record["help"]["hints"], record["verified"]) for record in shown] == [(1, True), (0, True)]
+
+
 def test_a_session_whose_game_another_session_holds_is_refused_and_forgotten(redis_url, tmp_path, monkeypatch):
     """Two restores of a forgotten game that cross: Redis refuses the second write, and forgets its session."""
     app = redis_app(redis_url, tmp_path, PROPAGATE_EXCEPTIONS=False)

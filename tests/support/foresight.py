@@ -70,3 +70,16 @@ def no_better_than_chance(foretold, chances):
     expected = sum(chances)
     spread = math.sqrt(sum(chance * (1 - chance) for chance in chances))
     return foretold <= expected + 3 * spread + 2
+
+
+def foretold_share(line, foretold):
+    """How many tiles of a ``line`` played [(board before, direction, tile it brought)] a cheat who
+    learnt ``foretold`` ({(str(board), direction): tile}) named, and whether that is no more than
+    guessing names."""
+    hits = sum(foretold.get((str(board), direction)) == tile for board, direction, tile in line)
+    return hits, no_better_than_chance(hits, [chance_of_guessing(board, direction) for board, direction, _ in line])
+
+
+def foretelling(line):
+    """What a line played tells of the same line played again: {(str(board), direction): tile}."""
+    return {(str(board), direction): tile for board, direction, tile in line}

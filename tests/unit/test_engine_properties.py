@@ -13,6 +13,7 @@ from app.engine import (
     pack,
     slide_line,
     slide_tiles,
+    symmetries,
     transpose,
     unpack,
     valid_moves,
@@ -127,6 +128,17 @@ def test_left_of_mirror_is_mirror_of_right(board):
 def test_transpose_swaps_rows_and_columns(board):
     assert unpack(transpose(board)) == [list(col) for col in zip(*unpack(board), strict=True)]
     assert transpose(transpose(board)) == board
+
+
+@unhurried
+@given(boards)
+def test_a_boards_forms_are_itself_turned_and_mirrored_and_each_has_the_same_forms(board):
+    """What a hint asked on a board turned or mirrored counts on (app/games.py): the board, its
+    mirror and transpose among them, and every form names the same set."""
+    forms = symmetries(board)
+    assert {board, mirror(board), transpose(board)} <= forms and len(forms) <= 8
+    assert all(symmetries(form) == forms for form in forms)
+    assert {move(form, "left")[1] for form in forms} <= {move(board, direction)[1] for direction in DIRECTIONS}
 
 
 @unhurried

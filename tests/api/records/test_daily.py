@@ -14,6 +14,7 @@ import time_machine
 
 from app.engine import DIRECTIONS, Game, move, pack
 from tests.support.client_play import hall_of_fame, save
+from tests.support.foresight import foretelling, foretold_share, state_and_copy
 from tests.support.stored_sessions import forget
 
 DAY = datetime(2026, 3, 14, 9, 30, tzinfo=UTC)
@@ -247,13 +248,127 @@ def test_a_copy_of_a_ranked_attempt_never_becomes_a_second_ranked_attempt(make_r
     state, _ = step(player, moving(state, random.Random(4)))
     copy = copy_of(player)
     forked = other.put("/api/game", json=copy).get_json()  # the player's session still holds it: a fork
-    assert "daily" not in forked and forked["board"] == state["board"]
+    assert forked["daily"] == TODAY and forked["ranked"] is False and forked["board"] == state["board"]
     forget(app, player.get_cookie("session").value)  # the server forgets the player's session
     back = player.put("/api/game", json=copy).get_json()
-    assert back["daily"] == TODAY and back["ranked"] is False  # the day's game again, as practice
+    assert back["daily"] == TODAY and back["ranked"] is False  # practice, on that position
     clock.move_to(REVEALED)
     late = app.test_client().put("/api/game", json=copy).get_json()
     assert "daily" not in late  # its day's seed is known: a copy gives a fork, on tiles of its own
+
+
+def line_of_tiles(client, directions):
+    """Play ``directions`` in the session's day's game, each that still moves it: [(board before,
+    direction, tile it brought)]."""
+    state, line = client.get("/api/game").get_json(), []
+    for direction in directions:
+        board = pack(state["board"])
+        if move(board, direction)[0] == board:
+            continue
+        after, tile = step(client, direction)
+        line.append((state["board"], direction, tile))
+        state = after
+    return line
+
+
+def explore_by_copies(client, steps, rng):
+    """A cheat's practice: at each position, every direction tried and taken back by putting the
+    sealed copy back, then one played on: {(board, direction): tile} for every try."""
+    seen = {}
+    for _ in range(steps):
+        state, token = state_and_copy(client)
+        for direction in DIRECTIONS:
+            board = pack(state["board"])
+            if move(board, direction)[0] != board:
+                seen[(str(state["board"]), direction)] = step(client, direction)[1]
+                client.put("/api/game", json=state | {"token": token})
+        if (direction := moving(state, rng)) is None:
+            break
+        seen[(str(state["board"]), direction)] = step(client, direction)[1]
+    return seen
+
+
+def test_a_practice_line_foretells_nothing_of_a_ranked_attempt(make_records_app):
+    """Practice starts on the day's board but draws its later tiles from a secret of its own: a ranked
+    attempt from a new browser playing the practice's very directions meets tiles it named no more
+    often than a guess would (keyed on the day's line, as ranked attempts are, it would name all)."""
+    app = make_records_app()
+    player = app.test_client()
+    first = start(player)
+    practice = start(player)
+    assert first["ranked"] and not practice["ranked"] and practice["board"] == first["board"]
+    rng = random.Random(12)
+    line = line_of_tiles(player, [rng.choice(DIRECTIONS) for _ in range(60)])
+    ranked = app.test_client()
+    assert start(ranked)["ranked"]
+    played = line_of_tiles(ranked, [direction for _board, direction, _tile in line])
+    hits, at_chance = foretold_share(played, foretelling(line))
+    assert len(played) >= 30 and at_chance, f"{hits} of {len(played)} tiles foretold"
+
+
+def test_practice_explored_by_putting_its_copy_back_foretells_nothing_of_a_ranked_attempt(make_records_app):
+    """Every direction tried at every step of a practice, each taken back with its sealed copy: the
+    tiles a ranked attempt from a new browser then meets along the explored line are named at chance."""
+    app = make_records_app()
+    cheat = app.test_client()
+    start(cheat)
+    assert not start(cheat)["ranked"]
+    seen = explore_by_copies(cheat, 25, random.Random(3))
+    ranked = app.test_client()
+    assert start(ranked)["ranked"]
+    rng, played = random.Random(3), []
+    for _ in range(25):  # the line the cheat explored, direction for direction
+        state = ranked.get("/api/game").get_json()
+        if (direction := moving(state, rng)) is None:
+            break
+        played += line_of_tiles(ranked, [direction])
+    hits, at_chance = foretold_share(played, seen)
+    assert at_chance, f"{hits} of {len(played)} tiles foretold"
+
+
+def test_a_fork_of_a_ranked_attempt_is_practice_and_foretells_nothing(make_records_app):
+    app = make_records_app()
+    player, other = app.test_client(), app.test_client()
+    start(player)
+    copy = copy_of(player)
+    fork = other.put("/api/game", json=copy).get_json()  # the player's session holds the game: a fork
+    assert fork["daily"] == TODAY and fork["ranked"] is False
+    rng = random.Random(6)
+    line = line_of_tiles(other, [rng.choice(DIRECTIONS) for _ in range(60)])
+    played = line_of_tiles(player, [direction for _board, direction, _tile in line])
+    hits, at_chance = foretold_share(played, foretelling(line))
+    assert len(played) >= 30 and at_chance, f"{hits} of {len(played)} tiles foretold"
+    assert player.get("/api/game").get_json()["ranked"] is True
+
+
+@pytest.mark.parametrize("first_page", [{"X-Game": "daily"}, {}])
+def test_a_browser_has_one_ranked_attempt_whichever_of_its_cookies_asks(client, first_page):
+    """The daily page's session and the game page's are two cookies of one browser: one ranked attempt."""
+    second_page = {} if first_page else {"X-Game": "daily"}
+    assert start(client, headers=first_page)["ranked"] is True
+    assert client.get("/api/daily", headers=second_page).get_json()["next_ranked"] is False
+    assert start(client, headers=second_page)["ranked"] is False
+    assert client.get("/api/game", headers=first_page).get_json()["ranked"] is True  # each page keeps its game
+
+
+def test_a_ranked_record_is_never_rewritten_by_a_copy_of_its_game_put_back(make_records_app):
+    """The move-0 copy of a finished ranked game whose session is gone, put back and saved, makes a
+    record of its own: the ranked record stays as it was, ranked, on the leaderboard."""
+    app = make_records_app()
+    player = app.test_client()
+    start(player)
+    first_copy = copy_of(player)
+    finish(player, random.Random(2))
+    record_id = save(player, "Ranked")
+    ranked = app.test_client().get(f"/api/records/{record_id}").get_json()
+    forget(app, player.get_cookie("session").value)
+    back = player.put("/api/game", json=first_copy).get_json()
+    assert back["moves"] == 0 and back["ranked"] is False
+    other_id = save(player, "Copy")
+    assert other_id != record_id
+    assert app.test_client().get(f"/api/records/{record_id}").get_json() == ranked
+    rows = app.test_client().get("/api/daily/leaderboard").get_json()["records"]
+    assert [(row["id"], row["ranked"]) for row in rows] == [(record_id, True)]
 
 
 def test_the_daily_pages_game_has_a_session_of_its_own(client):
@@ -273,7 +388,7 @@ def test_the_hall_of_fame_leaves_the_days_games_to_the_days_leaderboard(client):
     start(client)
     finish(client, random.Random(6))
     record_id = save(client)
-    assert record_id not in [row["id"] for row in hall_of_fame(client)]
+    assert record_id not in [row["id"] for row in hall_of_fame(client, "?without_help=0")]
     assert record_id in [row["id"] for row in client.get("/api/daily/leaderboard").get_json()["records"]]
 
 

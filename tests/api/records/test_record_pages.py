@@ -19,8 +19,10 @@ def test_the_hall_of_fame_page_filters_assisted_games(client):
     client.post("/api/game/hint", json={})
     finish(client)
     save(client, "Helped")
-    assert "Helped" in client.get("/records").get_data(as_text=True)
+    assert "Helped" not in client.get("/records").get_data(as_text=True)  # ranked without help by default
     assert "Helped" not in client.get("/records?without_help=1").get_data(as_text=True)
+    assert "Helped" in client.get("/records?helped=1").get_data(as_text=True)
+    assert "Helped" in client.get("/records?without_help=0").get_data(as_text=True)
 
 
 def test_the_replay_page_of_a_record_and_of_none(client):

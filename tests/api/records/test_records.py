@@ -43,8 +43,10 @@ def test_a_saved_game_reads_back_with_every_field(client):
     replay = record["replay"]
     assert replay["start"] is None and len(replay["directions"]) == 60 and len(replay["tiles"]) == 62
     assert replay["seed"] is None, "the game can still move: its seed would tell every tile to come"
-    assert set(record) == {"id", "name", "score", "max_tile", "moves", "verified", "helped", "assisted", "restored",
-                           "used_undo", "over", "finished", "created", "daily", "ranked", "replay"}  # fmt: skip
+    assert set(record) == {"id", "name", "score", "max_tile", "moves", "verified", "helped", "help", "assisted",
+                           "restored", "used_undo", "over", "finished", "created", "daily", "ranked",
+                           "replay"}  # fmt: skip
+    assert record["help"] == {"hints": 0, "autoplay": False, "undos": 0, "restores": 0}
     assert (record["daily"], record["ranked"]) == (None, False)  # not a day's game
 
 
@@ -119,7 +121,7 @@ def test_a_forged_state_never_becomes_verified_nor_enters_the_hall_of_fame(clien
     record = client.get(f"/api/records/{save(client, 'Mallory')}").get_json()
     assert record["verified"] is False
     assert record["replay"]["start"] == {key: forged[key] for key in ("board", "score", "won", "keep_playing", "moves")}
-    assert hall_of_fame(client) == []
+    assert hall_of_fame(client, "?without_help=0") == []
 
 
 def test_a_game_on_a_seed_the_client_chose_is_not_verified(client):
@@ -127,7 +129,7 @@ def test_a_game_on_a_seed_the_client_chose_is_not_verified(client):
     play(client, 30)
     record = client.get(f"/api/records/{save(client)}").get_json()
     assert record["verified"] is False and record["replay"]["seed"] is None
-    assert hall_of_fame(client) == []
+    assert hall_of_fame(client, "?without_help=0") == []
 
 
 def test_restoring_midway_makes_a_verified_game_unverified(client):
@@ -147,14 +149,18 @@ def test_hints_and_autoplay_make_a_game_assisted(make_records_app):
     for name, client in (("Solo", solo), ("Hinted", hinted), ("Robot", robot)):
         finish(client, random.Random(name))
         ids[name] = save(client, name)
-    assisted = {record["id"]: record["assisted"] for record in hall_of_fame(solo)}
+    assisted = {record["id"]: record["assisted"] for record in hall_of_fame(solo, "?without_help=0")}
     assert assisted == {ids["Solo"]: False, ids["Hinted"]: True, ids["Robot"]: True}
     assert [record["id"] for record in hall_of_fame(solo, "?without_help=1")] == [ids["Solo"]]
+    helps = {record["id"]: record["help"] for record in hall_of_fame(solo, "?helped=1")}
+    assert helps == {ids["Hinted"]: {"hints": 1, "autoplay": False, "undos": 0, "restores": 0},
+                     ids["Robot"]: {"hints": 0, "autoplay": True, "undos": 0, "restores": 0}}  # fmt: skip
 
 
 def test_without_help_means_one_thing_in_the_filter_and_in_each_record(make_records_app):
-    """A record's ``helped`` is what ``?without_help=1`` leaves out: undo too, not only the solver's
-    help (``assisted``). The former names, ``unassisted=1`` and ``finished``, still work."""
+    """A record's ``helped`` is what the hall of fame leaves out unless asked (``?helped=1`` lists only
+    those, ``?without_help=0`` every game): undo too, not only the solver's help (``assisted``). The
+    former names, ``unassisted=1`` and ``finished``, still work."""
     app = make_records_app()
     solo, undoer = app.test_client(), app.test_client()
     for client in (solo, undoer):
@@ -165,12 +171,14 @@ def test_without_help_means_one_thing_in_the_filter_and_in_each_record(make_reco
     for name, client in (("Solo", solo), ("Undoer", undoer)):
         finish(client, random.Random(name))
         ids[name] = save(client, name)
-    listed = {record["id"]: record for record in hall_of_fame(solo)}
+    listed = {record["id"]: record for record in hall_of_fame(solo, "?without_help=0")}
     assert {ids[name]: listed[ids[name]]["helped"] for name in ids} == {ids["Solo"]: False, ids["Undoer"]: True}
     assert listed[ids["Undoer"]]["assisted"] is False  # no hint or auto-play: the solver did not help
     assert all(record["over"] is record["finished"] is True for record in listed.values())
     current = [record["id"] for record in hall_of_fame(solo, "?without_help=1")]
     assert current == [ids["Solo"]] == [record["id"] for record in hall_of_fame(solo, "?unassisted=1")]
+    assert current == [record["id"] for record in hall_of_fame(solo)]
+    assert [record["id"] for record in hall_of_fame(solo, "?helped=1")] == [ids["Undoer"]]
 
 
 def test_the_hall_of_fame_lists_verified_records_best_score_first(make_records_app):
@@ -206,7 +214,7 @@ def test_bad_names_and_bodies_are_400_and_save_nothing(client, body):
     play(client, 3)
     reply = client.post("/api/records", json=body)
     assert reply.status_code == 400
-    assert hall_of_fame(client) == []
+    assert hall_of_fame(client, "?without_help=0") == []
 
 
 def test_names_are_kept_as_typed_up_to_24_characters(client):
@@ -270,7 +278,7 @@ def test_saves_are_limited_per_session_and_per_address(make_records_app):
     assert [second.post("/api/records", json={"name": "B"}).status_code for _ in range(2)] == [201, 429]
     refused = second.post("/api/records", json={"name": "B"})
     assert refused.get_json()["error"]["code"] == "too_many_requests" and "Retry-After" in refused.headers
-    assert len(hall_of_fame(first)) == 2  # one record per game
+    assert len(hall_of_fame(first, "?without_help=0")) == 2  # one record per game
 
 
 def server_env(database, tmp_path):
