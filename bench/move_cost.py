@@ -3,14 +3,15 @@
     python -m bench.move_cost [--requests 2000] [--rounds 5] [--profile 20]
 
 Through Flask's test client (no network, no gunicorn), one player with a game of some forty
-moves (its five positions kept for undo full) plays moves round the four directions, in rounds
-alternating with as many ``GET /healthz``: the median of each, and their ratio, which is what a
-move costs beyond any request (the session's lock and read, the game rebuilt from its stored form,
-the move, the write-back). A move is timed in both forms the API takes: as the page sends it (a
-batch of one direction with the count it was played from and a request id, static/js/api.js),
-and as one ``direction``, answered with its animation. Each request is timed alone: reading its
-answer is the client's work, done after the clock stops. ``--profile N`` prints the N functions
-the page's moves spend most time in.
+moves (its five positions kept for undo full) on a seed the server chose, as every player's game
+is (so the store keeps the board it stands on, where hints look), plays moves round the four
+directions, in rounds alternating with as many ``GET /healthz``: the median of each, and their
+ratio, which is what a move costs beyond any request (the session's lock and read, the game
+rebuilt from its stored form, the move, the write-back). A move is timed in both forms the API
+takes: as the page sends it (a batch of one direction with the count it was played from and a
+request id, static/js/api.js), and as one ``direction``, answered with its animation. Each
+request is timed alone: reading its answer is the client's work, done after the clock stops.
+``--profile N`` prints the N functions the page's moves spend most time in.
 """
 
 import argparse
@@ -28,7 +29,7 @@ from bench.load import DIRECTIONS
 def player(app):
     """A client whose game has played 40 moves (a lost game is begun again)."""
     client = app.test_client()
-    client.post("/api/game", json={"seed": 7})
+    client.post("/api/game", json={})
     for step in range(40):
         client.post("/api/game/moves", json={"direction": DIRECTIONS[step % 4]})
     return client
@@ -62,7 +63,7 @@ class Moves:
         took = time.perf_counter() - started
         state = answer.get_json()
         if state["over"]:
-            state = self.client.post("/api/game", json={"seed": self.step}).get_json()
+            state = self.client.post("/api/game", json={}).get_json()
         self.moves = state["moves"]
         return took
 
