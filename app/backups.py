@@ -13,13 +13,14 @@ A backup is a text file anyone could have edited, so an import takes nothing on 
 every line whole before anything of it is written: JSON of at most MAX_LINE characters, nested no
 deeper than the parser goes, with no NaN or infinity; every field of the type and within the bounds
 the database holds. And what the engine can check: each record is replayed from its seed, start and
-directions and must come out exactly as its line says (score, moves, largest tile, board, every
-tile placed, whether it is over), and a verified record must replay from a new game, as only those
-can be; a record of a day's game (app/daily.py) must replay from that day's seed, this server's, its
-tiles drawn from its history. A line that does not check out is refused whole, its number and the
-reason on standard error; the others go in, and the command then exits with 1; it never stops on a
-line. Records already there (by id) are skipped, so an import can be run again. SQLAlchemy only:
-SQLite and PostgreSQL alike, the schema brought up to date first.
+directions and must come out exactly as its line says (score, moves, largest tile, board, every tile
+placed, whether it is over), and a verified record must replay from a new game, as only those can
+be; a record of a day's game (app/daily.py) begun new must replay from that day's seed, this
+server's, its tiles drawn from its history (practice replays from its start on a seed of its own). A
+line that does not check out is refused whole, its number and the reason on standard error; the
+others go in, and the command then exits with 1; it never stops on a line. Records already there (by
+id) are skipped, so an import can be run again. SQLAlchemy only: SQLite and PostgreSQL alike, the
+schema brought up to date first.
 """
 
 import json
@@ -291,7 +292,7 @@ def _replayed(line):
         raise Refused("name is not as the server keeps names (in NFKC form, trimmed)")
     directions = Directions.from_letters(line["directions"])
     day = check_day(line["day"])
-    if day is not None and check_seed(line["seed"]) != daily.seed(day):
+    if day is not None and line["start"] is None and check_seed(line["seed"]) != daily.seed(day):
         raise Refused(f"its seed is not this server's seed of {day} (a backup of a server with another key?)")
     game, tiles = Game.replay_tiles(check_seed(line["seed"]), line["start"], directions, day)
     replayed = {"score": game.score, "moves": game.moves, "max_tile": max_tile(game.board),
@@ -306,8 +307,8 @@ def _replayed(line):
     game.hints, game.autoplay = check_count("hints", line["hints"]), check_bool("autoplay", line["autoplay"])
     game.restores, game.undos = check_count("restores", line["restores"]), check_count("undos", line["undos"])
     game.ranked = check_bool("ranked", line["ranked"])
-    if game.ranked and day is None:
-        raise Refused("ranked, yet not a day's game")
+    if game.ranked and (day is None or game.start is not None):
+        raise Refused("ranked, yet not a day's game begun new")
     record = Record(id=line["id"], game_id=check_id(line["game_id"]), created=_moment(line["created"]))
     records.fill(record, game, line["name"], tiles, line["verified"])
     record.hidden = check_bool("hidden", line["hidden"])  # taken down by the host, and kept so

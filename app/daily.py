@@ -24,7 +24,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from . import database, limits, seals
-from .database import DailyAttempt, DailyPar, Record, db
+from .database import AskedBoard, DailyAttempt, DailyPar, Record, db
 from .engine.state import check_day
 from .errors import ApiError
 from .store.cookies import secure_cookies
@@ -155,6 +155,36 @@ def claim_ranked(day: str, game_id: str) -> bool:
         except IntegrityError:  # another attempt from the address took that place meanwhile
             db.session.rollback()
     return False
+
+
+def ranked_attempts(game_ids) -> set[str]:
+    """Which of ``game_ids`` are ranked attempts (of today or the day before)."""
+    if not game_ids:
+        return set()
+    database.ensure_schema()
+    return set(db.session.scalars(select(DailyAttempt.game_id).where(DailyAttempt.game_id.in_(game_ids))))
+
+
+def keep_asked(boards) -> None:
+    """The boards (least forms, app/assistance.py) the solver was just asked about from this request's
+    address, kept KEPT_DAYS for the day's ranked attempts of the address (asked_by_attempt)."""
+    day, address = today(), _address()
+    database.ensure_schema()
+    db.session.execute(delete(AskedBoard).where(AskedBoard.day < day_after(day, -KEPT_DAYS)))
+    db.session.add_all(AskedBoard(day=day, address=address, board=board) for board in boards)
+    db.session.commit()
+
+
+def asked_by_attempt(game_id: str, boards) -> int:
+    """How many of ``boards`` the address of the ranked attempt ``game_id`` asked the solver about on
+    its day, or on the next, while it could still be played."""
+    database.ensure_schema()
+    attempt = db.session.scalars(select(DailyAttempt).where(DailyAttempt.game_id == game_id)).first()
+    if attempt is None or not boards:
+        return 0
+    asked = select(AskedBoard.board).where(AskedBoard.day.in_((attempt.day, day_after(attempt.day))),
+                                           AskedBoard.address == attempt.address)  # fmt: skip
+    return len(set(db.session.scalars(asked)) & set(boards))
 
 
 def listed(query):

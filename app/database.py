@@ -128,6 +128,20 @@ class DailyAttempt(db.Model):
     game_id: Mapped[str] = mapped_column(String(16))
 
 
+class AskedBoard(db.Model):
+    """A board the solver was asked about (a hint, auto-play's, a review's) from an address on a day,
+    turned into its least form (app/assistance.py): the day's ranked attempts share their line's
+    boards, so an attempt that passes one its own address asked about is counted as helped when saved."""
+
+    __tablename__ = "asked_boards"
+    __table_args__ = (Index("asked_boards_by_address", "day", "address", "board"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    day: Mapped[str] = mapped_column(String(10))
+    address: Mapped[str] = mapped_column(String(32))
+    board: Mapped[str] = mapped_column(String(20))  # hex, as the session store keeps a board
+
+
 class DailyPar(db.Model):
     """What the solver scored on a day's game once its seed was revealed (``flask daily par``)."""
 

@@ -2,13 +2,15 @@
 keeps each day's, the SHA-256 of which is the day's public commitment) and every player's game.
 
 So the folder is 0700 and every file the app or its commands write there is 0600, whatever the
-umask: each file is made with that mode before anything opens it (SQLite gives its journals the
-mode of their database), and at start the folder and what an earlier version left in it are
-tightened. A backup the host writes elsewhere holds every seed too, so it is made 0600 as well.
+umask: each file is made with that mode before anything opens it (SQLite gives its journals the mode
+of their database), and at start, once the solver's machine code is compiled (numba writes its cache
+with the umask), the folder and everything in it are tightened. A backup the host writes elsewhere
+holds every seed too, so it is made 0600 as well.
 """
 
 import logging
 import os
+import stat
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -43,17 +45,19 @@ def _chmod(path, mode):
 
 
 def make_file(path) -> None:
-    """The file at ``path``, made empty if it is missing, and 0600: before SQLite makes a database
-    there (with its default mode, and its journals with the database's)."""
+    """The file at ``path``, made empty and 0600 if it is missing: before SQLite makes a database there
+    (with its default mode, and its journals with the database's). One that is there is left as it is
+    (``tighten`` saw to it at start)."""
     os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, FILE_MODE))
-    os.chmod(path, FILE_MODE)
 
 
 def open_for_writing(path):
-    """``path`` opened to be written anew as UTF-8 text, 0600 (a backup holds every seed)."""
+    """``path`` opened to be written anew as UTF-8 text, 0600 if it is a file (a backup holds every
+    seed); a device (/dev/stdout) keeps its mode."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
     try:
-        os.fchmod(fd, FILE_MODE)
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.fchmod(fd, FILE_MODE)
         return os.fdopen(fd, "w", encoding="utf-8")
     except BaseException:
         os.close(fd)

@@ -21,17 +21,14 @@ from dataclasses import dataclass
 
 from flask import current_app, session
 
-from . import daily, hints, metrics, records, seals, store
-from .engine import CannotUndo, Game, GameFinished, InvalidState, MoveOutcome, symmetries
+from . import assistance, daily, hints, metrics, records, seals, store
+from .engine import CannotUndo, Game, GameFinished, InvalidState, MoveOutcome
 from .errors import ApiError
 
 log = logging.getLogger(__name__)
 
 # Keys a page may send in one request: far more than a player presses in a round trip.
 MAX_BATCH = 64
-# Moves after which a game's board is its own: before them honest games often stand on the same board
-# (every start board has two tiles), so a hint asked there tells nobody's game apart (position_of).
-EARLY_MOVES = 20
 # In the session: [id, move count after it, points gained, whether it moved] of the last request of
 # moves with an id, so that a repeat of it (its answer was lost) gets that answer again, not a
 # refusal, and a request sent after it is played where it left the game.
@@ -269,12 +266,11 @@ def autoplay():
 
 
 def _count_on_others(game, **help_given):
-    """Help asked on ``game``'s position helps every game standing there: the game a fork came from, and
-    the live games of other sessions on the same board, turned or mirrored alike, whatever its score and
-    move count (position_of says which games the store keeps track of). Counted on each, and on its record."""
-    boards = [f"{form:x}" for form in symmetries(game.board)]
-    for game_id in {game.fork_of, *store.games_at(boards)} - {None, game.id}:
-        records.help_elsewhere(game_id, **help_given)
+    """Help asked on ``game``'s position helps the game a fork came from, whatever board that game stands
+    on now, and the live games of other sessions standing on this board (app/assistance.py)."""
+    if game.fork_of is not None:
+        assistance.help_elsewhere(game.fork_of, **help_given)
+    assistance.asked_on([game.board], besides={game.id, game.fork_of}, **help_given)
 
 
 def save_record(name):
@@ -318,15 +314,16 @@ def has_played_game(stored_session):
 
 
 def position_of(stored_session):
-    """The board the session's game stands on, as it is stored, while a hint asked there from another
-    session would help a game that can still be verified: one the server began on a seed it chose,
-    whose seed no record shows, past its first EARLY_MOVES moves. None for any other."""
+    """The board the session's game stands on, as it is stored (hex), while a hint asked there from
+    another session would help a game that can still be verified: one the server began on a seed it
+    chose, whose seed no record shows, past its first EARLY_MOVES moves (app/assistance.py). None for
+    any other, and for an entry that is no stored game of this form: this runs on every request."""
     game = stored_session.get("game")
     if not isinstance(game, dict) or game.get("start", False) is not None or game.get("seed_chosen") is not False:
         return None
-    moves = game.get("moves")
-    verifiable = game.get("id") and not game.get("seed_shown") and isinstance(moves, int)
-    return game["board"] if verifiable and moves >= EARLY_MOVES else None
+    board, moves = game.get("board"), game.get("moves")
+    verifiable = game.get("id") and not game.get("seed_shown") and isinstance(board, str) and isinstance(moves, int)
+    return board if verifiable and moves >= assistance.EARLY_MOVES else None
 
 
 def game_of(stored_session):

@@ -10,7 +10,7 @@ The API's routes (routes/records_api.py) and the pages (routes/record_pages.py) 
 
 Help is counted on the game, and a record shows all of it: what the game's own session gave it,
 and what was given on its position elsewhere, to its forks or to another session standing on its
-board (help_elsewhere), kept by game id until the game is saved. The hall of fame ranks the games
+board (app/assistance.py), kept by game id until the game is saved. The hall of fame ranks the games
 without help; those with help are listed apart, each with the help it had.
 
 A record of today's game (app/daily.py) knows its day and whether it was ranked. Until the day is
@@ -19,18 +19,17 @@ tiles, so a replay would show everyone the day's tiles along its line), and no r
 of fame leaves the day's games to the day's leaderboard, since every attempt of a day shares its tiles.
 """
 
-import dataclasses
 import re
 import secrets
 import unicodedata
 from datetime import UTC
 
 from flask import request
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from . import daily, database, review
-from .database import HelpElsewhere, Record, db
+from . import assistance, daily, database, review
+from .database import Record, db
 from .engine import max_tile
 from .engine.history import tiles_text
 from .errors import ApiError
@@ -53,7 +52,7 @@ def save(game, name):
 
     Saves of one game that race each other (on several workers) all land on its one record."""
     tiles, verified = game.replayed()
-    helped = _with_help_elsewhere(game)
+    helped = assistance.with_help_elsewhere(game)
     record = _record_of(game.id)
     if record is None:
         record = Record(id=secrets.token_urlsafe(12), game_id=game.id)
@@ -73,34 +72,6 @@ def save(game, name):
 
 def _record_of(game_id):
     return None if game_id is None else db.session.scalars(select(Record).where(Record.game_id == game_id)).first()
-
-
-def _with_help_elsewhere(game):
-    """The game with the help given on its position elsewhere added to its own."""
-    given = None if game.id is None else db.session.get(HelpElsewhere, game.id)
-    if given is None:
-        return game
-    return dataclasses.replace(game, hints=game.hints + given.hints, autoplay=game.autoplay or given.autoplay)
-
-
-def help_elsewhere(game_id, hints=0, autoplay=False):
-    """Another session was given a hint or auto-play on the game's position (app/games.py): counted on
-    the game, and on its record if it has one."""
-    database.ensure_schema()
-    more = {"autoplay": True} if autoplay else {}
-    for attempt in range(2):
-        try:
-            counted = update(HelpElsewhere).where(HelpElsewhere.game_id == game_id)
-            if not db.session.execute(counted.values(hints=HelpElsewhere.hints + hints, **more)).rowcount:
-                db.session.add(HelpElsewhere(game_id=game_id, hints=hints, autoplay=autoplay))
-            recorded = update(Record).where(Record.game_id == game_id)
-            db.session.execute(recorded.values(hints=Record.hints + hints, **more))
-            db.session.commit()
-            return
-        except IntegrityError:  # help from another session was counted first: add to it
-            db.session.rollback()
-            if attempt:
-                raise
 
 
 def seed_shown(game_id):

@@ -14,7 +14,7 @@ from flask import current_app
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
-from . import hints
+from . import assistance, hints
 from .database import Record, Review, db
 from .engine import DIRECTIONS, move
 from .engine.board import SIZE, exponent_grid, exponents
@@ -86,6 +86,8 @@ def review_range(record: Record, first: int, played: list[str]) -> list[Review]:
                 fresh.append(analyse(record.id, position, boards[position], played[position], budget))
         finally:
             keep(fresh)
+            # The solver's view of a board helps whoever stands on it (a board typed in, played on and saved).
+            assistance.asked_on([boards[review.position] for review in fresh], besides={record.game_id}, hints=1)
         kept = {review.position: review for review in stored(record.id, first, last)}
     return [kept[position] for position in range(first, last)]
 

@@ -200,6 +200,7 @@ class Game:
         """As ``replay``, one position at a time: the same game before each move and after the
         last, each with the tile the move before it placed, as (row, col, value) (None at the start)."""
         game = cls.new(seed, day=day) if start is None else cls.from_state(start, seed)
+        game.day = day
         yield game, None
         for number, direction in enumerate(directions, 1):
             game.keep_playing = game.won  # a move after the win means the player kept playing

@@ -156,6 +156,21 @@ def test_a_corrupted_game_in_a_readable_session_reads_as_no_game(app, client):
     assert reply.status_code == 200 and reply.get_json()["created"] is True
 
 
+@pytest.mark.parametrize("game", [
+    {"id": "AAAAAAAAAAAAAAAA", "seed_chosen": False, "start": None, "moves": 40},  # no board at all
+    {"id": "AAAAAAAAAAAAAAAA", "seed_chosen": False, "start": None, "moves": 40, "board": [[2, 0, 0, 0]] * 4},
+])  # fmt: skip
+def test_a_stored_game_past_its_early_moves_with_no_board_of_todays_form_never_fails_a_request(app, client, game):
+    """The board a game stands on is kept beside its session (app/assistance.py): an entry with no
+    board, or one an earlier form wrote as rows, reads as no game, never a 500 or a 503."""
+    client.get("/api/game")
+    store_id = "session:" + client.get_cookie("session").value
+    write_entry(app, store_id, {"game": game})
+    for _ in range(2):  # the second finds its session's lock let go
+        reply = client.get("/api/game")
+        assert reply.status_code == 200, reply.get_json()
+
+
 def test_a_truncated_entry_reads_as_no_session(app, client):
     client.get("/api/game")
     store_id = "session:" + client.get_cookie("session").value

@@ -7,7 +7,7 @@ import pytest
 import redis
 from flask import request
 
-from app import create_app, games
+from app import assistance, create_app, games
 from tests.support.foresight import (
     chance_of_guessing,
     no_better_than_chance,
@@ -215,7 +215,7 @@ def test_a_hint_on_a_live_games_board_typed_in_on_another_replica_marks_the_game
     player, bystander, helper = one.test_client(), one.test_client(), two.test_client()
     for client in (player, bystander):
         client.post("/api/game", json={})
-        play_randomly(client, games.EARLY_MOVES + 2)
+        play_randomly(client, assistance.EARLY_MOVES + 2)
     state, _token = state_and_copy(player)
     turned = [list(row) for row in zip(*state["board"][::-1], strict=True)]
     assert helper.put("/api/game", json={**state, "board": turned, "moves": 0, "score": 0}).status_code == 200

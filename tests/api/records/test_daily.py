@@ -371,6 +371,59 @@ def test_a_ranked_record_is_never_rewritten_by_a_copy_of_its_game_put_back(make_
     assert [(row["id"], row["ranked"]) for row in rows] == [(record_id, True)]
 
 
+HINTER = {"REMOTE_ADDR": "127.0.0.50"}
+
+
+def typed_in_and_hinted(app, board, address):
+    """A board typed into a free game (no sealed copy) and the solver asked about it, from ``address``."""
+    helper = app.test_client()
+    typed = {"board": board, "score": 0, "won": False, "keep_playing": False, "moves": 0}
+    assert helper.put("/api/game", json=typed, environ_base=address).status_code == 200
+    assert helper.post("/api/game/hint", json={}, environ_base=address).status_code == 200
+
+
+def test_ranked_attempts_on_one_line_are_not_marked_by_a_strangers_hint_on_its_board(make_records_app):
+    """Ranked attempts that play the same directions stand on the same boards, by design: a hint asked
+    there from another address marks neither (else anyone could knock honest players off the board)."""
+    app = make_records_app(SOLVER_BUDGET_MS=5)
+    rng = random.Random(21)
+    line = [rng.choice(DIRECTIONS) for _ in range(60)]
+    players = [app.test_client() for _ in range(2)]
+    for number, player in enumerate(players):
+        start(player, environ_base={"REMOTE_ADDR": f"127.0.0.{60 + number}"})
+        played = line_of_tiles(player, line)
+    assert len(played) >= 25
+    board = players[1].get("/api/game").get_json()["board"]
+    assert players[0].get("/api/game").get_json()["board"] == board  # one line, one board
+    typed_in_and_hinted(app, board, HINTER)
+    for number, player in enumerate(players):
+        finish(player, random.Random(number))
+        save(player, f"Honest {number}")
+    rows = app.test_client().get("/api/daily/leaderboard").get_json()["records"]
+    assert [row["helped"] for row in rows] == [False, False]
+
+
+def test_a_ranked_attempt_that_reaches_a_board_its_address_asked_about_is_marked_when_saved(make_records_app):
+    """The scout: one ranked attempt plays a line, the solver is asked about its boards from the same
+    address (the scout gone on, so no game stands there), and a second ranked attempt from that address
+    follows the line: it is helped, and off the day's leaderboard."""
+    app = make_records_app(SOLVER_BUDGET_MS=5)
+    address = {"REMOTE_ADDR": "127.0.0.70"}
+    scout, attempt = app.test_client(), app.test_client()
+    start(scout, environ_base=address)
+    rng = random.Random(8)
+    line = line_of_tiles(scout, [rng.choice(DIRECTIONS) for _ in range(40)])
+    asked = [board for board, _direction, _tile in line[25:28]]
+    for board in asked:
+        typed_in_and_hinted(app, board, address)
+    assert start(attempt, environ_base=address)["ranked"]
+    line_of_tiles(attempt, [direction for _board, direction, _tile in line])
+    finish(attempt, random.Random(1))
+    shown = app.test_client().get(f"/api/records/{save(attempt, 'Follower')}").get_json()
+    assert shown["ranked"] and shown["helped"] and shown["help"]["hints"] == len(asked)
+    assert app.test_client().get("/api/daily/leaderboard").get_json()["records"] == []
+
+
 def test_the_daily_pages_game_has_a_session_of_its_own(client):
     """The daily page's requests say X-Game: daily: the game in progress on the game page stays put."""
     page = {"X-Game": "daily"}
@@ -463,6 +516,27 @@ def test_a_backup_keeps_the_days_records_and_an_import_replays_them_from_the_day
 
     clock.move_to(REVEALED)
     assert restored.test_client().get(f"/api/records/{record_id}").get_json()["replay"]["seed"] is not None
+
+
+def test_a_practice_record_goes_through_a_backup_with_its_day(make_app, database, tmp_path):
+    """Practice replays from its start, the day's board, on a seed of its own: the import checks it
+    so, and keeps its day; a ranked line edited to replay from a start is refused."""
+    key = {"SECRET_KEY": "the same key on both"}
+    player = make_app(INSTANCE_PATH=tmp_path / "source", **key).test_client()
+    start(player)
+    assert start(player)["ranked"] is False
+    finish(player, random.Random(4))
+    record_id = save(player, "Practice")
+    exported = backup_command(player.application, "export", "-")
+    (line,) = exported.stdout.splitlines()
+    restored = make_app(INSTANCE_PATH=tmp_path / "restored", **database, **key)
+    imported = backup_command(restored, "import", "-", stdin=line + "\n")
+    assert imported.exit_code == 0, imported.output
+    shown = restored.test_client().get(f"/api/records/{record_id}").get_json()
+    assert (shown["daily"], shown["ranked"], shown["verified"]) == (TODAY, False, False)
+    forged = line.replace('"ranked":false', '"ranked":true').replace(record_id, "A" * 16)
+    again = backup_command(restored, "import", "-", stdin=forged + "\n")
+    assert again.exit_code == 1 and "ranked, yet not a day's game begun new" in again.output
 
 
 def test_the_docs_check_of_a_daily_record_by_hand_holds(client, clock):

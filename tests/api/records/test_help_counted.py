@@ -9,8 +9,8 @@ import random
 
 import pytest
 
+from app.assistance import EARLY_MOVES
 from app.engine import DIRECTIONS, move, pack, symmetries
-from app.games import EARLY_MOVES
 from tests.support.client_play import finish, hall_of_fame, play, save
 from tests.support.foresight import moving_direction, tile_brought
 
@@ -108,6 +108,22 @@ def test_hints_asked_on_a_live_games_board_from_another_session_mark_it(make_rec
     assert shown["verified"] and shown["helped"] and shown["help"]["hints"] == 3
     assert saved not in [row["id"] for row in hall_of_fame(player)]
     assert saved in [row["id"] for row in hall_of_fame(player, "?helped=1")]
+
+
+def test_a_review_of_a_live_games_board_typed_into_a_record_marks_the_game(make_records_app):
+    """The solver's review is the solver too: a board typed in, one move played, saved and reviewed."""
+    app = make_records_app()
+    player, helper = app.test_client(), app.test_client()
+    player.post("/api/game", json={})
+    play(player, EARLY_MOVES + 3)
+    saved = save(player)
+    mirror(helper, state_of(player))
+    assert tile_brought(helper, moving_direction(helper, random.Random(0))) is not None
+    typed = save(helper, "Helper")
+    reviewed = helper.get(f"/api/records/{typed}/review?from=0")
+    assert reviewed.status_code == 200 and reviewed.get_json()["reviews"][0]["best"]
+    assert record(player, saved)["help"]["hints"] == 1
+    assert record(helper, typed)["help"]["hints"] == 0  # a record's own review is no help to its game
 
 
 def test_auto_play_asked_on_a_live_games_board_marks_it(make_records_app):
