@@ -13,8 +13,10 @@ RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
 FROM python:3.12-slim
 
+# The version is pyproject.toml's (a test keeps them equal).
 LABEL org.opencontainers.image.title="game2048" \
-      org.opencontainers.image.description="Self-hostable 2048 (Flask + gunicorn)"
+      org.opencontainers.image.description="Self-hostable 2048 (Flask + gunicorn)" \
+      org.opencontainers.image.version="0.2.0"
 
 # No .pyc files (the root filesystem may be read-only), unbuffered logs,
 # the instance folder (embedded session store, records, the secret key) in the /data volume,

@@ -25,6 +25,10 @@ workers = int(os.environ.get("WEB_CONCURRENCY") or 2)
 # UNIX socket, which the image does not bind, always is).
 forwarded_allow_ips = ""
 
+# No control socket: the app does not use it, and by default every server a user starts would share
+# one path (~/.gunicorn/gunicorn.ctl), so stopping one deleted another's.
+control_socket_disable = True
+
 
 def flask_setting(name, default):
     """A FLASK_* setting read as the app's config.from_prefixed_env reads it: JSON if it parses."""

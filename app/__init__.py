@@ -21,6 +21,7 @@ from . import (
     logs,
     metrics,
     moderation,
+    release,
     security,
     store,
 )
@@ -42,6 +43,7 @@ def create_app(test_config=None):
         static_folder=_shipped("static"),
     )
     app.json = answers.Answers(app)
+    app.jinja_env.globals["version"] = release.VERSION  # in every page's footer
     app.config.from_mapping(config.DEFAULTS)
     app.config.from_prefixed_env()
     app.config.from_mapping(overrides)

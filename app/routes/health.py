@@ -7,7 +7,7 @@ database outage is a matter of readiness, not a reason to restart every replica.
 from flask import Blueprint, current_app
 from limits.errors import StorageError
 
-from .. import database, hints, seals, store
+from .. import database, hints, release, seals, store
 from ..errors import respond
 from ..faults import Unavailable
 
@@ -16,8 +16,8 @@ bp = Blueprint("health", __name__)
 
 @bp.get("/healthz")
 def healthz():
-    """The process answers requests: nothing behind it is asked."""
-    return {"status": "ok"}
+    """The process answers requests, and which version it runs: nothing behind it is asked."""
+    return {"status": "ok", "version": release.VERSION}
 
 
 @bp.get("/readyz")

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tests.support.servers import PROJECT_ROOT, gunicorn_server, server_env
+from tests.support.servers import PROJECT_ROOT, gunicorn_server, http_status, server_env
 
 pytestmark = pytest.mark.slow
 WHERE = "from app import create_app; print(create_app().instance_path)"
@@ -31,6 +31,19 @@ def test_the_checkouts_app_and_the_installed_one_keep_their_data_in_one_folder(i
         for cwd in (PROJECT_ROOT, tmp_path / "elsewhere")
     }
     assert set(found.values()) == {str(tmp_path / "home" / ".local" / "share" / "game2048")}, found
+
+
+def test_two_servers_of_one_user_share_no_control_socket(tmp_path):
+    """gunicorn's control socket would be one path per user (~/.gunicorn/gunicorn.ctl, or in
+    $XDG_RUNTIME_DIR): stopping one server deleted the other's. gunicorn.conf.py makes none."""
+    user = {"HOME": tmp_path / "home", "XDG_RUNTIME_DIR": tmp_path / "run"}
+    for folder in user.values():
+        folder.mkdir()
+    with gunicorn_server(env={**user, "FLASK_INSTANCE_PATH": tmp_path / "one"}) as one:
+        with gunicorn_server(env={**user, "FLASK_INSTANCE_PATH": tmp_path / "two"}) as two:
+            assert http_status(two.url + "/healthz") == 200
+        assert http_status(one.url + "/healthz") == 200
+    assert [path for folder in user.values() for path in folder.rglob("*.ctl")] == []
 
 
 def test_gunicorn_says_once_at_start_where_the_data_is(tmp_path):

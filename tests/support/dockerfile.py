@@ -22,6 +22,11 @@ def instructions(path=DOCKERFILE):
     return [step for step in _parsed(path).structure if step["instruction"] != "COMMENT"]
 
 
+def labels(path=DOCKERFILE):
+    """The image's labels (LABEL), as a dict."""
+    return _parsed(path).labels
+
+
 def final_stage(path=DOCKERFILE):
     """The instructions of the stage that makes the image: from its FROM on (earlier stages build for it)."""
     steps = instructions(path)

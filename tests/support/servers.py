@@ -345,7 +345,6 @@ def gunicorn_server(app=APP, *, env=None, args=(), port=None, argv=None, cwd=PRO
     port = port or free_port()
     with tempfile.TemporaryDirectory(prefix="gunicorn-") as tmp:
         full_env = server_env({"FLASK_INSTANCE_PATH": str(Path(tmp) / "instance"), **(env or {})})
-        full_env.setdefault("XDG_RUNTIME_DIR", tmp)  # gunicorn >= 25 control socket, if enabled
         argv = [*gunicorn_command(), "--bind", f"{LOOPBACK}:{port}", *args, app] if argv is None else local_argv(argv)
         process = ManagedProcess(argv, env=full_env, cwd=cwd, log_path=log_path or Path(tmp) / "gunicorn.log",
                                  name="gunicorn").start()

@@ -7,7 +7,7 @@ import pytest
 from tests.support.postgres import postgres_server
 
 
-@pytest.fixture(scope="package")
+@pytest.fixture(scope="session")  # one server for the run, whatever order its modules run in
 def postgres():
     with postgres_server() as server:
         yield server
