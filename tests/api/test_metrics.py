@@ -42,7 +42,8 @@ def test_metrics_answer_only_the_allowed_networks(make_app):
 
 def test_invented_methods_add_no_series(make_app):
     client = make_app(METRICS=True).test_client()
-    client.open("/api/game", method="BREW")  # the one "other" series, made before counting
+    client.open("/api/game", method="BREW")  # the one "other" series, and the one unmatched route's,
+    client.open("/made-up/route", method="XYZ")  # made before counting, whatever ran in this process before
     before = client.get("/metrics").text
     for number in range(400):
         client.open("/api/game", method=f"BREW{number}")

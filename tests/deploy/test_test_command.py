@@ -24,7 +24,7 @@ def test_the_test_command_runs_on_a_fresh_clone_with_only_python3(tmp_path):
     system_packages = _packages()
     env = server_env({"PATH": SYSTEM_PATH})
     env.pop("VIRTUAL_ENV", None)
-    ran = subprocess.run(["scripts/test", "tests/unit/test_engine_rules.py", "-q"], cwd=clone, env=env,
+    ran = subprocess.run(["scripts/test", "tests/unit/test_engine_rules.py"], cwd=clone, env=env,
                          capture_output=True, text=True, timeout=1500)  # fmt: skip
     said = ran.stdout + ran.stderr
     assert ran.returncode == 0, said[-4000:]
