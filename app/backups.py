@@ -10,7 +10,7 @@ export that finds no records database (this process had to make it) fails rather
 empty backup: it is the wrong folder or URL.
 
 A backup is a text file anyone could have edited, so an import takes nothing on trust, and checks
-every line whole before anything of it is written: JSON of at most MAX_LINE characters, nested no
+every line whole before anything of it is written: UTF-8 JSON of at most MAX_LINE bytes, nested no
 deeper than the parser goes, with no NaN or infinity; every field of the type and within the bounds
 the database holds. And what the engine can check: each record is replayed from its seed, start and
 directions and must come out exactly as its line says (score, moves, largest tile, board, every tile
@@ -45,7 +45,7 @@ from .review import directions_of, fault, finite_number
 
 BATCH = 500  # records written before a commit
 READ_BATCH = 500  # records' keys read at a time by an export, which then reads each record alone
-MAX_LINE = 16 * 2**20  # characters: far more than the longest game's line with every position reviewed
+MAX_LINE = 16 * 2**20  # bytes: far more than the longest game's line with every position reviewed
 # The record's own columns, written as they are; then what the line adds to them.
 COLUMNS = ("id", "name", "score", "max_tile", "moves", "verified", "hints", "autoplay", "restores", "undos", "over",
            "game_id", "day", "ranked")  # fmt: skip
@@ -85,7 +85,7 @@ def export_command(file):
 
 
 @cli.command("import")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("file", type=click.File("rb"))
 def import_command(file):
     """Add the records in FILE (an export; "-": standard input) that are not here yet, each checked
     by replaying it; a line that does not check out is refused, with its number, and the exit code is 1."""
@@ -170,15 +170,16 @@ def to_line(record, reviews):
 
 
 def lines_of(file):
-    """(number, text) of each line of ``file``, read MAX_LINE characters at a time at most: a longer
-    line's text is None (what is past the limit is read and dropped), so no line can fill the memory."""
+    """(number, bytes) of each line of the binary ``file``, read MAX_LINE bytes at a time at most: a
+    longer line's bytes are None (what is past the limit is read and dropped), so no line can fill the
+    memory. Each line is decoded alone (from_line), so one that is not UTF-8 is refused by itself."""
     number = 0
     while chunk := file.readline(MAX_LINE + 1):
         number += 1
-        if len(chunk) <= MAX_LINE or chunk.endswith("\n"):
+        if len(chunk) <= MAX_LINE or chunk.endswith(b"\n"):
             yield number, chunk
             continue
-        while (rest := file.readline(MAX_LINE)) and not rest.endswith("\n"):
+        while (rest := file.readline(MAX_LINE)) and not rest.endswith(b"\n"):
             pass
         yield number, None
 
@@ -190,7 +191,7 @@ def import_lines(lines, refuse):
     counts = Counter(imported=0, skipped=0, refused=0)
     batch = []  # (number, record, reviews) added since the last commit
     for number, text in lines:
-        if text is not None and not text.strip():
+        if text is not None and not text.strip():  # a blank line, as bytes or text
             continue
         try:
             record, reviews = from_line(text)
@@ -261,10 +262,17 @@ def _finite(text):
 
 
 def from_line(text):
-    """The record (and its reviews) that a backup line holds, once its replay proves it, else Refused.
-    Whatever the line holds, this raises nothing else: the command lists the line and goes on."""
+    """The record (and its reviews) that a backup line holds (UTF-8 bytes, or text), once its replay
+    proves it, else Refused. Whatever the line holds, this raises nothing else: the command lists the
+    line and goes on."""
     if text is None:
-        raise Refused(f"longer than {MAX_LINE} characters: no export writes such a line")
+        raise Refused(f"longer than {MAX_LINE} bytes: no export writes such a line")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            where = f"byte {error.start + 1} is {text[error.start]:#04x}"
+            raise Refused(f"not UTF-8 ({where}): no export writes such a line") from None
     try:
         line = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except RecursionError:

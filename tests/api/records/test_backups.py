@@ -212,7 +212,7 @@ def test_hostile_lines_are_each_refused_by_number_and_the_good_ones_go_in(source
 
     hostile = {
         with_review(loss=float("nan")): "holds NaN",
-        "[" * 200_000: "longer than 100000 characters",
+        "[" * 200_000: "longer than 100000 bytes",
         "[" * 90_000 + "]" * 9_000: "nested too deeply",
         with_review(scores={"up": float("nan")}): "holds NaN",
         with_review(loss=float("inf")): "holds Infinity",
@@ -245,6 +245,24 @@ def test_hostile_lines_are_each_refused_by_number_and_the_good_ones_go_in(source
             assert client.get(f"/api/records/{record_id}{path}").status_code == 200
         assert client.get(f"/records/{record_id}").status_code == 200
     assert [client.get(f"/api/records/{record_id}").status_code for record_id in (ids[0], *ids[4:])] == [404] * 3
+
+
+def test_a_line_that_is_not_utf8_is_refused_by_its_number_and_every_other_line_goes_in(source, make_records_app,
+                                                                                      tmp_path):  # fmt: skip
+    """One undecodable byte, after good lines of the same batch and before another: the lines read
+    before it are kept, and so is the one after."""
+    app, ids = source
+    lines = [line.encode() for line in exported(app)]
+    broken = lines[1].replace(b'"name":"', b'"name":"\xff', 1)
+    backup = b"\n".join([lines[0], lines[2], broken, lines[3]]) + b"\n"
+    restored = make_records_app(INSTANCE_PATH=tmp_path / "restored")
+    result = run(restored, "import", "-", stdin=backup)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output[-2000:]
+    said = result.stderr.splitlines()[1:]
+    assert len(said) == 2 and said[-1] == "imported 3, skipped 0, refused 1"
+    assert said[0].startswith("line 3: not UTF-8 (byte ") and "is 0xff" in said[0], said[0]
+    client = restored.test_client()
+    assert [client.get(f"/api/records/{record_id}").status_code for record_id in ids[:4]] == [200, 404, 200, 200]
 
 
 def test_reviews_the_database_holds_unsound_are_analysed_again_never_a_500(source):
