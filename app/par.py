@@ -4,9 +4,11 @@ is kept as the day's par, shown beside the day's leaderboard.
 It runs from cron (docs/deployment.md), never inside a request: a game takes the solver minutes.
 Each move is thought about for DAILY_PAR_BUDGET_MS (``--budget-ms``), in the solver's slot as a
 review's positions are (app/hints.py): a player's hint on the same machine goes first, and the
-par waits for it. Played again, a day's par is replaced by the new one.
+par waits for it. Played again, a day's par is replaced by the new one. While it plays it says how
+far it is (Progress): on a terminal a line kept up to date, in a log a line a minute.
 """
 
+import sys
 import time
 
 import click
@@ -35,7 +37,8 @@ def par_command(date, budget_ms):
     if not daily.revealed(day):
         raise click.ClickException(f"the game of {day} can still be played: its par waits until its seed is revealed")
     budget = float(current_app.config["DAILY_PAR_BUDGET_MS"]) if budget_ms is None else budget_ms
-    game = play(day, budget)
+    click.echo(f"playing the game of {day} with the solver, {budget:g} ms a move", err=True)
+    game = play(day, budget, Progress(sys.stderr.isatty()))
     kept = db.session.get(DailyPar, day) or DailyPar(day=day)
     kept.score, kept.max_tile, kept.moves, kept.budget_ms = game.score, max_tile(game.board), game.moves, budget
     kept.computed = daily.now()
@@ -45,14 +48,45 @@ def par_command(date, budget_ms):
                f" ({budget:g} ms a move)")  # fmt: skip
 
 
-def play(day, budget_ms):
-    """The day's game played to its end by the solver (on past 2048), ``budget_ms`` a move."""
+def play(day, budget_ms, progress):
+    """The day's game played to its end by the solver (on past 2048), ``budget_ms`` a move; ``progress``
+    hears of each move."""
     game = Game.new(daily.seed(day), seed_chosen=False, day=day)
     while not game.over:
         if game.won and not game.keep_playing:
             game.choose_keep_playing()
         game.play(_suggestion(game.board, budget_ms).direction)
+        progress.moved(game)
+    progress.done()
     return game
+
+
+class Progress:
+    """How far the par's game is, on standard error: moves, score, largest tile, and the time left at
+    this pace if the game lasts as long as the solver's games at this budget do (TYPICAL_MOVES). On a
+    terminal one line kept up to date every second; elsewhere (cron's mail, a log) a line a minute."""
+
+    TYPICAL_MOVES = 15_000  # a par game's moves at 50 ms a move (docs/deployment.md): it ends where it ends
+    TERMINAL_EVERY, LOG_EVERY = 1.0, 60.0  # seconds between two lines
+
+    def __init__(self, terminal):
+        self.terminal, self.every = terminal, self.TERMINAL_EVERY if terminal else self.LOG_EVERY
+        self.started = self.said = time.monotonic()
+
+    def moved(self, game):
+        now = time.monotonic()
+        if now - self.said < self.every:
+            return
+        self.said = now
+        pace = (now - self.started) / game.moves
+        left = max(0, self.TYPICAL_MOVES - game.moves) * pace
+        line = (f"{game.moves:,} moves, {game.score:,} points, largest tile {max_tile(game.board):,}; "
+                f"{1 / pace:.0f} moves a second, about {left / 60:.0f} min left in a game of usual length")  # fmt: skip
+        click.echo(f"\r{line}\033[K" if self.terminal else line, nl=not self.terminal, err=True)
+
+    def done(self):
+        if self.terminal:
+            click.echo(err=True)  # the kept-up line stays, and the next starts below it
 
 
 def _suggestion(board, budget_ms):
