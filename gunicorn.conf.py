@@ -68,6 +68,19 @@ if flask_setting("METRICS", False):
             shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
 
 
+BAD_SETTING = 78  # EX_CONFIG: the app's settings stop the start (app/config.py)
+BUILD_APP = f"""
+import json, sys
+from app import config, create_app
+try:
+    app = create_app()
+except config.ConfigError as error:
+    print(error.message, file=sys.stderr)
+    sys.exit({BAD_SETTING})
+print(json.dumps(config.describe_data_folder(app)))
+"""
+
+
 def on_starting(server):
     """Bring the records' schema up to date once, before any worker starts, and say where the data is.
 
@@ -75,14 +88,15 @@ def on_starting(server):
     what the host should know of its data folder (config.describe_data_folder), logged here once.
     Workers then find the schema current and never load Alembic, which a worker that migrated
     would keep for its whole life (12 MB each). If the database is down, the process says so and
-    the workers migrate later, on the first request that needs it.
+    the workers migrate later, on the first request that needs it. A setting that is not of its
+    form stops gunicorn here, with the one line that names it, before any worker starts.
     """
     server.log.info("bringing the records' schema up to date")
-    said = subprocess.run(
-        [sys.executable, "-c", "import json; from app import config, create_app; "
-         "print(json.dumps(config.describe_data_folder(create_app())))"],
-        stdout=subprocess.PIPE, text=True, check=False,
-    )  # fmt: skip
+    said = subprocess.run([sys.executable, "-c", BUILD_APP], capture_output=True, text=True, check=False)  # fmt: skip
+    if said.returncode == BAD_SETTING:
+        server.log.error(said.stderr.strip().splitlines()[-1])
+        raise SystemExit(BAD_SETTING)
+    sys.stderr.write(said.stderr)
     if said.returncode == 0:
         folder, *earlier = json.loads(said.stdout.splitlines()[-1])
         server.log.info(folder)

@@ -47,6 +47,7 @@ def create_app(test_config=None):
     app.config.from_mapping(config.DEFAULTS)
     app.config.from_prefixed_env()
     app.config.from_mapping(overrides)
+    config.check(app.config)  # a bad value stops the start here, in one line naming it
     usable = config.check_instance_folder(app)
     config.derive(app)
 

@@ -1,106 +1,166 @@
-"""Every setting the app reads, with its default: the one place defaults live.
+"""Every setting the app reads, with its default and the form it takes: the one place both live.
 
 create_app loads DEFAULTS, then the FLASK_* environment variables (read as JSON where they
-parse as JSON: ``true``, ``30``), then a test's own mapping, and last ``derive`` fills what
-depends on other settings or on the instance folder. SETTINGS are the ones meant for hosts,
-the table of docs/deployment.md (a test keeps the two in agreement); FIXED are the app's own
-choices for its libraries.
+parse as JSON: ``true``, ``30``), then a test's own mapping; ``check`` then holds every host
+setting to its form, and last ``derive`` fills what depends on other settings or on the instance
+folder. SETTINGS are the ones meant for hosts, the table of docs/deployment.md (a test keeps the
+two in agreement); FIXED are the app's own choices for its libraries.
+
+A setting's form is a type msgspec converts to, with its bounds (as JSON has it, or from text:
+``"30"``, ``true``), and what the form is in words, for the one line a bad value stops the start
+with (the app factory, gunicorn and the ``flask`` commands alike): ``FLASK_NAME='value' is not ...``.
+A list also takes its items split by commas, a switch also 1/0, yes/no and on/off; rate limits and
+networks are read by the libraries that use them (limits, ipaddress).
 """
 
+import ipaddress
 import logging
 import os
 import secrets
 import tempfile
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Annotated, Literal, NamedTuple
+
+import click
+import limits
+import msgspec
+from msgspec import Meta
 
 from . import datafiles
 
 log = logging.getLogger(__name__)
 
+
+class Form(NamedTuple):
+    """What a setting takes: a type msgspec converts to (its bounds in Meta), in words, and a further
+    check by the library that reads it (raising ValueError)."""
+
+    type: object
+    words: str
+    check: Callable | None = None
+
+
+class Setting(NamedTuple):
+    default: object
+    form: Form
+
+
+def _networks(values):
+    for value in values:
+        ipaddress.ip_network(value)
+
+
+HOST_NAME = r"^(\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?$"
+STORE_KIND = Form(Literal["sqlite", "redis"], '"sqlite" or "redis"')
+REDIS = Form(Annotated[str, Meta(pattern=r"^(redis|rediss|unix)://")] | None, "a Redis URL (redis://HOST:PORT/DB)")
+LIFETIME = Form(Annotated[int, Meta(ge=1)], "a whole number of seconds, 1 or more")
+SECURE = Form(Literal["auto"] | bool, '"auto", true or false')
+AT_LEAST_ONE = Form(Annotated[int, Meta(ge=1)], "a whole number, 1 or more")
+COUNT = Form(Annotated[int, Meta(ge=0)], "a whole number, 0 or more")
+SECONDS = Form(Annotated[float, Meta(gt=0)], "a number of seconds above 0")
+MILLISECONDS = Form(Annotated[float, Meta(gt=0)], "a number of milliseconds above 0")
+HOSTS = Form(list[Annotated[str, Meta(pattern=HOST_NAME)]] | None,
+             "host names (game.example.org), as a JSON list or split by commas")  # fmt: skip
+KEY = Form(Annotated[str, Meta(min_length=1)] | None, "some text")
+LOG_FORM = Form(Literal["text", "json"], '"text" or "json"')
+SWITCH = Form(bool, "true or false (or 1 and 0, yes and no, on and off)")
+NETWORKS = Form(list[str], "networks (127.0.0.0/8), as a JSON list or split by commas", _networks)
+RATES = Form(str, 'rate limits, as "40 per second; 1500 per minute"', limits.parse_many)
+STORAGE = Form(Annotated[str, Meta(pattern=r"^[a-z][a-z0-9+.-]*://")] | None, "a storage URL (memory://, redis://...)")
+DATABASE = Form(Annotated[str, Meta(pattern=r"^(sqlite|postgresql)[a-z0-9+]*://")] | None,
+                "a database URL (sqlite:////PATH or postgresql://USER@HOST/NAME)")  # fmt: skip
+SWITCH_WORDS = {"true": True, "1": True, "yes": True, "on": True, "false": False, "0": False, "no": False, "off": False}
+
+
+class ConfigError(click.ClickException):
+    """A setting's value is not of its form: one line that names it, the value given and the form.
+    A click exception, so that a ``flask`` command says that line alone."""
+
 SETTINGS = {
     # --- The game's sessions -----------------------------------------------------------
-    "SESSION_TYPE": "sqlite",
-    "REDIS_URL": None,
-    "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
+    "SESSION_TYPE": Setting("sqlite", STORE_KIND),
+    "REDIS_URL": Setting(None, REDIS),
+    "PERMANENT_SESSION_LIFETIME": Setting(timedelta(days=30), LIFETIME),
     # Secure when the request came over HTTPS (store/cookies.py); true or false to force it.
-    "SESSION_COOKIE_SECURE": "auto",
+    "SESSION_COOKIE_SECURE": Setting("auto", SECURE),
     # Embedded store: past this many sessions the unplayed, then the longest idle, are dropped (about 30 MB).
-    "SESSION_STORE_LIMIT": 100_000,
+    "SESSION_STORE_LIMIT": Setting(100_000, AT_LEAST_ONE),
     # A session whose game has no move yet (a page opened, nothing played) is kept a day only.
-    "UNPLAYED_SESSION_LIFETIME": 86400,
-    "SESSION_LOCK_TIMEOUT": 5.0,
+    "UNPLAYED_SESSION_LIFETIME": Setting(86400, SECONDS),
+    "SESSION_LOCK_TIMEOUT": Setting(5.0, SECONDS),
     # Redis: how long a request may hold its session's lock. A request that dies holding
     # it blocks its session that long at most; a live one still running then is refused.
-    "SESSION_LOCK_LEASE": 2.0,
+    "SESSION_LOCK_LEASE": Setting(2.0, SECONDS),
     # --- Requests ----------------------------------------------------------------------
-    "MAX_CONTENT_LENGTH": 4096,
+    "MAX_CONTENT_LENGTH": Setting(4096, AT_LEAST_ONE),
     # How many reverse proxies in front of the app to trust for X-Forwarded-* headers.
-    "TRUSTED_PROXIES": 0,
+    "TRUSTED_PROXIES": Setting(0, COUNT),
     # The host names the game is served under (Flask's own setting); None: any host name.
-    "TRUSTED_HOSTS": None,
+    "TRUSTED_HOSTS": Setting(None, HOSTS),
     # The key seeds derive from and sealed games are signed with; None: one kept in the instance
     # folder, made when first needed (secret_key).
-    "SECRET_KEY": None,
+    "SECRET_KEY": Setting(None, KEY),
     # --- Logs and metrics ---------------------------------------------------------------
     # "json": every line a JSON object (app/logs.py); "text": as Python and gunicorn write them.
-    "LOG_FORMAT": "text",
+    "LOG_FORMAT": Setting("text", LOG_FORM),
     # Client addresses are personal data: left out of the logs unless this asks for them.
-    "LOG_CLIENT_ADDRESS": False,
+    "LOG_CLIENT_ADDRESS": Setting(False, SWITCH),
     # Prometheus metrics at /metrics (app/metrics.py); off, the route does not exist.
-    "METRICS": False,
+    "METRICS": Setting(False, SWITCH),
     # The networks /metrics answers (a 404 elsewhere, and to any request that came through a proxy):
     # loopback only, unless the host names where its Prometheus scrapes from.
-    "METRICS_ALLOWED_FROM": ["127.0.0.0/8", "::1/128"],
+    "METRICS_ALLOWED_FROM": Setting(["127.0.0.0/8", "::1/128"], NETWORKS),
     # --- Limits, per client address unless said otherwise ------------------------------
     # Fast human play and fast auto-play stay far below it.
-    "API_RATE_LIMIT": "40 per second; 1500 per minute",
+    "API_RATE_LIMIT": Setting("40 per second; 1500 per minute", RATES),
     # A browser makes one; a household or an office behind one address a few.
-    "NEW_SESSION_RATE_LIMIT": "10 per minute; 200 per day",
+    "NEW_SESSION_RATE_LIMIT": Setting("10 per minute; 200 per day", RATES),
     # Over every address: the last line against filling the session store from many addresses.
-    "NEW_SESSION_GLOBAL_LIMIT": "300 per minute",
+    "NEW_SESSION_GLOBAL_LIMIT": Setting("300 per minute", RATES),
     # Per session: fast auto-play asks about five hints a second.
-    "HINT_RATE_LIMIT": "10 per second; 400 per minute",
+    "HINT_RATE_LIMIT": Setting("10 per second; 400 per minute", RATES),
     # Milliseconds of heavy work, over all the address's sessions (the solver's hints and
     # reviews, replaying a long game to save it, reading a long record): a third of a core
     # over a minute at most, so late-game auto-play (about 100 ms a hint) keeps its pace of
     # some three hints a second, and one address cannot take the solver or the workers from everyone.
-    "WORK_TIME_LIMIT": "500 per second; 20000 per minute",
+    "WORK_TIME_LIMIT": Setting("500 per second; 20000 per minute", RATES),
     # Saved records, per session and per address: plenty for sharing, too few to spam.
-    "RECORD_SESSION_LIMIT": "5 per minute; 50 per day",
-    "RECORD_ADDRESS_LIMIT": "20 per minute; 200 per day",
+    "RECORD_SESSION_LIMIT": Setting("5 per minute; 50 per day", RATES),
+    "RECORD_ADDRESS_LIMIT": Setting("20 per minute; 200 per day", RATES),
     # Reviews keep the solver busy.
-    "REVIEW_RATE_LIMIT": "3 per second; 120 per minute",
+    "REVIEW_RATE_LIMIT": Setting("3 per second; 120 per minute", RATES),
     # Flask-Limiter's own switch (the load benchmark turns it off).
-    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_ENABLED": Setting(True, SWITCH),
     # Where the counts live; None: in Redis when it holds the sessions, else in each worker.
-    "RATELIMIT_STORAGE_URI": None,
+    "RATELIMIT_STORAGE_URI": Setting(None, STORAGE),
     # --- Today's game (app/daily.py) ----------------------------------------------------
     # Ranked attempts a day per client address: a browser's first of the day is ranked, up to this many.
-    "DAILY_ADDRESS_LIMIT": 3,
+    "DAILY_ADDRESS_LIMIT": Setting(3, COUNT),
     # New attempts at today's game, per address: each one shows a line of the day's tiles, so
     # many would let sessions stand in for undo; a household still gets a few tries each.
-    "DAILY_GAME_RATE_LIMIT": "2 per minute; 20 per day",
+    "DAILY_GAME_RATE_LIMIT": Setting("2 per minute; 20 per day", RATES),
     # Seconds after a day ends before its seed is shown: a game still being played at midnight
     # (UTC) can be finished, ranked, before anyone can work out its tiles. Then it can move no more.
-    "DAILY_REVEAL_DELAY": 3600,
+    "DAILY_REVEAL_DELAY": Setting(3600, COUNT),
     # The solver's budget a move when `flask daily par` plays a finished day's game.
-    "DAILY_PAR_BUDGET_MS": 50,
+    "DAILY_PAR_BUDGET_MS": Setting(50, MILLISECONDS),
     # --- The solver ---------------------------------------------------------------------
-    "SOLVER_BUDGET_MS": 100,
+    "SOLVER_BUDGET_MS": Setting(100, MILLISECONDS),
     # A review request analyses this many positions, each within this budget: a third of a
     # second at most, so that one request never holds a worker long from other players.
-    "REVIEW_RANGE": 10,
-    "REVIEW_BUDGET_MS": 30,
+    "REVIEW_RANGE": Setting(10, AT_LEAST_ONE),
+    "REVIEW_BUDGET_MS": Setting(30, MILLISECONDS),
     # --- The records' database -----------------------------------------------------------
     # None: SQLite in the instance folder.
-    "SQLALCHEMY_DATABASE_URI": None,
+    "SQLALCHEMY_DATABASE_URI": Setting(None, DATABASE),
     # --- Delivery -----------------------------------------------------------------------
     # Flask-Compress's own switch: off where a proxy in front compresses (compose).
-    "COMPRESS_REGISTER": True,
+    "COMPRESS_REGISTER": Setting(True, SWITCH),
     # A body under 1 KiB fits in one packet with its headers, so compressing it saves no
     # packet and no round trip: the API's answers (100 to 900 bytes) are sent as they are.
-    "COMPRESS_MIN_SIZE": 1024,
+    "COMPRESS_MIN_SIZE": Setting(1024, COUNT),
 }
 FIXED = {
     "SESSION_PERMANENT": True,
@@ -121,11 +181,33 @@ FIXED = {
     "COMPRESS_BR_LEVEL": 5,
     "BABEL_DEFAULT_LOCALE": "en",
 }
-DEFAULTS = SETTINGS | FIXED
+DEFAULTS = {name: setting.default for name, setting in SETTINGS.items()} | FIXED
 # Always served besides TRUSTED_HOSTS: health checks ask there, and a link to a loopback name
 # points only at the asker's own machine.
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1")
 KEY_FILE = "secret_key"
+
+
+def check(config) -> None:
+    """Every host setting in ``config`` held to its form and written back converted (``"30"`` is 30,
+    a lifetime in seconds a timedelta); ConfigError for the first that is not."""
+    for name, setting in SETTINGS.items():
+        config[name] = _converted(name, config[name], setting.form)
+
+
+def _converted(name, value, form):
+    given = value.total_seconds() if isinstance(value, timedelta) else value
+    if isinstance(given, str) and form.type in (bool, SECURE.type):
+        given = SWITCH_WORDS.get(given.strip().lower(), given)
+    if isinstance(given, str) and form in (HOSTS, NETWORKS):
+        given = [item.strip() for item in given.split(",") if item.strip()]
+    try:
+        converted = msgspec.convert(given, form.type, strict=False)
+        if form.check is not None and converted is not None:
+            form.check(converted)
+    except (msgspec.ValidationError, ValueError):
+        raise ConfigError(f"FLASK_{name}={value!r} is not {form.words}") from None
+    return timedelta(seconds=converted) if form is LIFETIME else converted
 
 
 def derive(app):

@@ -43,20 +43,17 @@ def init_app(app, session_prefix, played, game_of, position_of):
         "position_of": position_of,
         "unplayed_lifetime": timedelta(seconds=float(config["UNPLAYED_SESSION_LIFETIME"])),
     }
-    kind = str(config["SESSION_TYPE"]).lower()
-    if kind == "redis":
+    if config["SESSION_TYPE"] == "redis":
         if not config.get("REDIS_URL"):
             raise RuntimeError("SESSION_TYPE=redis needs REDIS_URL (FLASK_REDIS_URL)")
         from .redis_store import RedisSessions  # only hosts that use Redis load its client (8 MB a worker)
 
         lease = float(config["SESSION_LOCK_LEASE"])
         app.session_interface = RedisSessions.from_url(app, config["REDIS_URL"], lease_seconds=lease, **common)
-    elif kind == "sqlite":
+    else:  # "sqlite", the one other kind config.check lets by
         path = f"{app.instance_path}/sessions.sqlite3"
         limit = int(config["SESSION_STORE_LIMIT"])
         app.session_interface = SqliteSessions(app, path=path, limit=limit, **common)
-    else:
-        raise RuntimeError(f"unsupported SESSION_TYPE {kind!r}: use 'sqlite' or 'redis'")
     app.before_request(raise_session_error)
     app.teardown_request(lambda _error: app.session_interface.release_held_lock())
 
