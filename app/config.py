@@ -97,6 +97,9 @@ SETTINGS = {
     "MAX_CONTENT_LENGTH": Setting(4096, AT_LEAST_ONE),
     # How many reverse proxies in front of the app to trust for X-Forwarded-* headers.
     "TRUSTED_PROXIES": Setting(0, COUNT),
+    # Connections one client address may hold open at once in each gunicorn worker (app/worker.py):
+    # a browser opens six at most, so a household's few browsers fit, and no one address fills a worker.
+    "CONNECTIONS_PER_ADDRESS": Setting(32, AT_LEAST_ONE),
     # The host names the game is served under (Flask's own setting); None: any host name.
     "TRUSTED_HOSTS": Setting(None, HOSTS),
     # The key seeds derive from and sealed games are signed with; None: one kept in the instance

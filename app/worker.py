@@ -13,12 +13,25 @@ it would refuse it (400, 414, 501), in JSON under /api as the app's own errors a
 answers one request at a time per worker, as with the sync worker (no threads, no monkey-patching:
 the solver, SQLite and the lock files see what they always saw). bench.slow_clients measures it
 (docs/benchmarks.md: gthread, tornado and the sync worker beside it).
+
+Work per byte stays linear: a request's head is looked for in what arrived, and a chunked body is
+followed chunk by chunk as it arrives (ChunkedBody, each byte looked at once), so gunicorn's
+parser, whose reading of a chunked body grows steeply with its chunks, reads a request once, when it
+is whole, and a body of at most MAX_CHUNKS chunks. No address takes all of a worker's connections:
+each client address may hold CONNECTIONS_PER_ADDRESS of them at once (a setting, app/config.py;
+behind trusted proxies, counted by the address they forward for, once the head has arrived), and a
+connection that has sent nothing is closed after IDLE_TIMEOUT. One past its address's share waits
+apart, unread and not counted against the worker's connections (at most MAX_WAITING of them): it is
+answered 503 as soon as it sends something, or closed after IDLE_TIMEOUT, so that an address that
+opens hundreds of connections and opens them again as they close holds no place, and spins no loop.
 """
 
+import ipaddress
 import os
 import re
 import selectors
 import time
+from collections import Counter
 from contextlib import suppress
 from http import HTTPStatus
 
@@ -35,12 +48,16 @@ from gunicorn.http.errors import (
 from gunicorn.http.parser import RequestParser
 from gunicorn.workers.sync import SyncWorker
 
+from .config import DEFAULTS
 from .errors import refusal
 
 REQUEST_TIMEOUT = 10.0  # seconds for a request to arrive whole
+IDLE_TIMEOUT = 5.0  # seconds for a connection to send its first byte (a browser's preconnect sends within them)
 ANSWER_TIMEOUT = 30.0  # seconds for a client to take what of its answer the kernel could not hold
 HEAD_LIMIT = 64 * 1024  # bytes of request line and headers
 BODY_LIMIT = 128 * 1024  # bytes of body: twice the largest the app takes (a restore's 64 KiB)
+MAX_CHUNKS = 256  # chunks of a chunked body: 512-byte pieces of the largest, where clients send KiBs
+MAX_WAITING = 1000  # connections past their address's share a worker keeps waiting (file descriptors, no buffer)
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 # gunicorn's refusals, by status (any other ParseException is a 400), as its sync worker answers them.
 REFUSALS = {LimitRequestLine: 414, LimitRequestHeaders: 431, UnsupportedTransferCoding: 501, ExpectationFailed: 417,
@@ -48,6 +65,10 @@ REFUSALS = {LimitRequestLine: 414, LimitRequestHeaders: 431, UnsupportedTransfer
 # The headers that say whether a request has a body and how long it is.
 BODY_FRAMING = re.compile(rb"\r\n(?:content-length|transfer-encoding|expect)[ \t]*:", re.IGNORECASE)
 CONTENT_LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*([0-9]{1,15})[ \t]*\r\n", re.IGNORECASE)
+CHUNKED = re.compile(rb"\r\ntransfer-encoding:[ \t]*chunked[ \t]*\r\n", re.IGNORECASE)
+EXPECTS_CONTINUE = re.compile(rb"\r\nexpect:[ \t]*100-continue[ \t]*\r\n", re.IGNORECASE)
+CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,8})(?:[ \t]*;[^\r\n]*)?")  # a chunk's size line, its extensions let by
+FORWARDED_FOR = re.compile(rb"\r\nx-forwarded-for:([^\r\n]*)\r\n", re.IGNORECASE)
 
 
 def refusal_status(error):
@@ -62,6 +83,44 @@ class Refused(Exception):
         self.status = status
 
 
+class ChunkedBody:
+    """How far a chunked body has arrived, followed chunk by chunk: each arrival is read on from where
+    the last stopped, so every byte is looked at once however the body is cut (a chunk whose data has
+    not all arrived has its size line read again, one line)."""
+
+    def __init__(self, start):
+        self.at, self.size, self.chunks, self.trailers = start, 0, 0, False
+
+    def whole(self, received) -> bool:
+        """Whether the body has arrived whole; Refused if it never can be (too large, too many chunks, or
+        not chunked as HTTP/1.1 says: gunicorn's parser reads it whole once this says it is)."""
+        while (line_end := received.find(b"\r\n", self.at)) >= 0:
+            line = bytes(received[self.at : line_end])
+            if self.trailers:  # after the last chunk, header lines up to an empty one
+                self.at = line_end + 2
+                if not line:
+                    return True
+                continue
+            size = CHUNK_SIZE.fullmatch(line)
+            if size is None:
+                raise Refused(400, "a chunked body's chunk size is not a hexadecimal number")
+            size = int(size[1], 16)
+            if size == 0:
+                self.trailers, self.at = True, line_end + 2
+                continue
+            if self.size + size > BODY_LIMIT or self.chunks == MAX_CHUNKS:
+                raise Refused(413, f"a request body may hold {BODY_LIMIT} bytes in {MAX_CHUNKS} chunks at most")
+            end = line_end + 2 + size
+            if len(received) < end + 2:
+                return False
+            if received[end : end + 2] != b"\r\n":
+                raise Refused(400, "a chunked body's chunk is longer than its size says")
+            self.size, self.chunks, self.at = self.size + size, self.chunks + 1, end + 2
+        if len(received) - self.at > HEAD_LIMIT:  # a size or trailer line that never ends
+            raise Refused(400, "a chunked body's line never ends")
+        return False
+
+
 class Connection:
     """A client's connection while the worker's loop holds it: what arrived of its request, what is
     left to send of its answer. To gunicorn's request handling it is the socket: reads come from
@@ -69,10 +128,13 @@ class Connection:
 
     def __init__(self, sock, addr, listener):
         self.sock, self.addr, self.listener = sock, addr, listener
+        self.client = None  # the address it is counted under, once admitted
+        self.waiting = False  # past its address's share: answered 503 once it says something
         self.received, self.read_at = bytearray(), 0
         self.outgoing = bytearray()
-        self.deadline = time.monotonic() + REQUEST_TIMEOUT
+        self.deadline = time.monotonic() + IDLE_TIMEOUT
         self.continued = False  # "100 Continue" sent while its body was awaited
+        self.chunked = None  # a ChunkedBody once its head says so
 
     def recv(self, size):
         data = bytes(self.received[self.read_at : self.read_at + size])
@@ -127,6 +189,11 @@ class BufferingWorker(SyncWorker):
             raise RuntimeError("BufferingWorker speaks plain HTTP: end TLS in the proxy in front (docs/deployment.md)")
 
     def run(self):
+        settings = getattr(self.wsgi, "config", DEFAULTS)  # the app's, checked (app/config.py)
+        self.per_client = int(settings["CONNECTIONS_PER_ADDRESS"])
+        self.proxies = int(settings["TRUSTED_PROXIES"])
+        self.clients = Counter()  # connections admitted per client address
+        self.waiting = 0  # connections past their address's share
         self.selector = selectors.DefaultSelector()
         self.held = {}  # every connection the loop holds, by its socket
         self.selector.register(self.PIPE[0], selectors.EVENT_READ, "wake")  # signals end the wait
@@ -141,7 +208,7 @@ class BufferingWorker(SyncWorker):
         self._finish_sending(time.monotonic() + self.cfg.graceful_timeout)
 
     def _accept_while_room(self):
-        room = len(self.held) < self.cfg.worker_connections
+        room = len(self.held) - self.waiting < self.cfg.worker_connections
         if room != self.accepting:
             for listener in self.sockets:
                 if room:
@@ -174,6 +241,25 @@ class BufferingWorker(SyncWorker):
         conn = Connection(sock, addr, listener)
         self.held[sock] = conn
         self.selector.register(sock, selectors.EVENT_READ, conn)
+        if self.proxies or self._admitted(conn, client_of(addr[0])):
+            return
+        if self.waiting < MAX_WAITING:
+            conn.waiting = True
+            self.waiting += 1
+        else:
+            self._refuse_over_share(conn)
+
+    def _admitted(self, conn, client):
+        """The connection counted under its client's address, unless that address holds its share already."""
+        if self.clients[client] >= self.per_client:
+            return False
+        self.clients[client] += 1
+        conn.client = client
+        return True
+
+    def _refuse_over_share(self, conn):
+        self.selector.unregister(conn.sock)
+        self._refuse(conn, 503, f"this address holds {self.per_client} connections to this server already")
 
     def _receive(self, conn):
         try:
@@ -185,6 +271,12 @@ class BufferingWorker(SyncWorker):
         if not data:  # the client went away before its request was whole
             self._close(conn)
             return
+        if conn.waiting:
+            conn.received += data  # what it asks for says how to answer (JSON under /api)
+            self._refuse_over_share(conn)
+            return
+        if not conn.received:
+            conn.deadline = time.monotonic() + REQUEST_TIMEOUT
         conn.received += data
         try:
             if self._arrived_whole(conn):
@@ -206,6 +298,10 @@ class BufferingWorker(SyncWorker):
                 raise Refused(431, f"a request's line and headers may hold {HEAD_LIMIT} bytes at most")
             return False
         head = bytes(received[: end + 2])
+        # Behind trusted proxies a connection is counted by the client they forward for, once its head is here.
+        forwarded = conn.client is None and client_of(forwarded_client(head, self.proxies) or conn.addr[0])
+        if forwarded and not self._admitted(conn, forwarded):
+            raise Refused(503, f"this address holds {self.per_client} connections to this server already")
         framing = BODY_FRAMING.findall(head)
         if not framing:
             return True  # no body: a malformed head is refused by the parser, in handle_error
@@ -214,6 +310,20 @@ class BufferingWorker(SyncWorker):
             if int(lengths[0]) > BODY_LIMIT:
                 raise Refused(413, f"a request body may hold {BODY_LIMIT} bytes at most")
             return len(received) - end - 4 >= int(lengths[0])
+        if CHUNKED.search(head) and not lengths and len(framing) <= 2:  # chunked, perhaps awaiting 100 Continue
+            return self._chunked_whole(conn, head, end + 4)
+        return self._parsed_whole(conn)
+
+    def _chunked_whole(self, conn, head, body_start):
+        """As _arrived_whole for a chunked body, followed as it arrives (ChunkedBody); once it is whole,
+        gunicorn's parser reads the request once, and refuses it as it would."""
+        if conn.chunked is None:
+            conn.chunked = ChunkedBody(body_start)
+        if not conn.chunked.whole(conn.received):
+            if EXPECTS_CONTINUE.search(head) and not conn.continued:
+                conn.continued = True
+                self._send_now(conn, CONTINUE)
+            return False
         return self._parsed_whole(conn)
 
     def _parsed_whole(self, conn):
@@ -256,9 +366,10 @@ class BufferingWorker(SyncWorker):
         path = conn.request_target()
         self.log.warning("refused a request to %s: %s %s", path[:100] or "?", status, message)
         content_type, body = refusal(status, message, path)
+        retry = "Retry-After: 1\r\n" if status == 503 else ""  # a fault passes: ask again in a moment
         head = (
             f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nContent-Type: {content_type}\r\n"
-            f"Content-Length: {len(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
+            f"Content-Length: {len(body)}\r\nX-Content-Type-Options: nosniff\r\n{retry}Connection: close\r\n\r\n"
         )
         conn.outgoing += head.encode("latin-1") + body
 
@@ -288,7 +399,7 @@ class BufferingWorker(SyncWorker):
     def _expire(self):
         now = time.monotonic()
         for conn in [conn for conn in self.held.values() if conn.deadline <= now]:
-            if conn.outgoing or conn.read_at:  # an answer the client did not take in time
+            if conn.outgoing or conn.read_at or not conn.received:  # an answer not taken in time, or no request
                 self._close(conn)
             else:
                 self.selector.unregister(conn.sock)
@@ -307,5 +418,31 @@ class BufferingWorker(SyncWorker):
         if registered:
             self.selector.unregister(conn.sock)
         del self.held[conn.sock]
+        self.waiting -= conn.waiting
+        if conn.client is not None:
+            self.clients[conn.client] -= 1
+            if not self.clients[conn.client]:
+                del self.clients[conn.client]
         with suppress(OSError):
             conn.sock.close()
+
+
+def forwarded_client(head, proxies):
+    """The client address the trusted proxies forward for (X-Forwarded-For's address ``proxies`` from
+    its end, as the app's ProxyFix reads it), or None when the head names none."""
+    values = [value.strip() for match in FORWARDED_FOR.findall(head) for value in match.split(b",")]
+    return values[-proxies].decode("latin-1") if proxies and len(values) >= proxies else None
+
+
+def client_of(address):
+    """The key a client address's connections are counted under: an IPv6 address by its /64 (what one
+    network gets whole), as the rate limits count them (app/limits.py)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return address
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network((ip, 64), strict=False))

@@ -1,6 +1,7 @@
 """Slow clients: one player's moves, first alone, then while dozens of connections dribble or stall.
 
     python -m bench.slow_clients [--slow 24] [--moves 150] [--command image|readme] [--gunicorn-args "-k sync"]
+                                 [--attack slow|chunk-flood|idle]
 
 Starts the image's own command (the Dockerfile's CMD and ENV: 2 workers) or the README's
 (``gunicorn -b ... 'app:create_app()'``) on a free loopback port, run from the project root so
@@ -11,7 +12,10 @@ dribbled body), kept open until the end (reopened whenever the server closes one
 again. It prints the player's p50/p90/max latency alone and with the slow connections, p90's
 ratio, the requests that got no answer within the client's timeout (20 s), and how long the
 server kept a slow connection before closing it. ``--gunicorn-args`` are added through
-GUNICORN_CMD_ARGS (other worker classes, ``--threads``) to compare candidates.
+GUNICORN_CMD_ARGS (other worker classes, ``--threads``) to compare candidates. ``--attack`` sends
+one of tests/support/slow_clients.py's floods instead, from another loopback address than the
+player's (127.0.0.2): ``chunk-flood`` (30,000 one-byte chunks, then one every 0.3 s: try
+``--slow 16``) or ``idle`` (connections that send nothing: try ``--slow 600``).
 """
 
 import argparse
@@ -25,12 +29,14 @@ from contextlib import ExitStack, suppress
 from tests.support import dockerfile
 from tests.support.client import HttpClient
 from tests.support.servers import LOOPBACK, free_port, gunicorn_server, readme_command
-from tests.support.slow_clients import SlowConnections
+from tests.support.slow_clients import FLOODS, KINDS, SlowConnections
 
 DIRECTIONS = ("left", "down", "right", "up")
 CLIENT_TIMEOUT = 20.0
 PACE = 0.04  # seconds between a player's requests
 PHASE_SECONDS = 90.0
+ATTACKER = "127.0.0.2"
+ATTACKS = {"slow": (KINDS, LOOPBACK), **{flood.replace(" ", "-"): ((flood,), ATTACKER) for flood in FLOODS}}
 
 
 def command(kind, port):
@@ -84,8 +90,8 @@ def percentiles(latencies):
             "max_ms": round(ordered[-1] * 1000, 1), "answered": len(latencies)}  # fmt: skip
 
 
-def run(kind, slow, moves, gunicorn_args=""):
-    """Start the server, play alone, then play beside ``slow`` slow connections; the figures."""
+def run(kind, slow, moves, gunicorn_args="", attack="slow"):
+    """Start the server, play alone, then play beside ``slow`` connections of the ``attack``; the figures."""
     port = free_port()
     with ExitStack() as stack:
         instance = stack.enter_context(tempfile.TemporaryDirectory(prefix="slow-clients-"))
@@ -93,7 +99,8 @@ def run(kind, slow, moves, gunicorn_args=""):
         server = stack.enter_context(gunicorn_server(argv=command(kind, port), port=port, env=env, timeout=90))
         play(server.url, 25)  # warm: both workers have answered before anything is timed
         alone, alone_unanswered = play(server.url, moves)
-        with SlowConnections(port, slow) as held:
+        kinds, source = ATTACKS[attack]
+        with SlowConnections(port, slow, kinds, source) as held:
             time.sleep(2.0)  # every slow connection open and sending
             busy, busy_unanswered = play(server.url, moves)
             still_open = held.open_now
@@ -101,6 +108,7 @@ def run(kind, slow, moves, gunicorn_args=""):
         return {
             "command": " ".join(command(kind, port)),
             "gunicorn_args": gunicorn_args,
+            "attack": attack,
             "slow_connections": slow,
             "alone": idle | {"unanswered": len(alone_unanswered)},
             "with_slow": loaded | {"unanswered": len(busy_unanswered), "first_unanswered": busy_unanswered[:3]},
@@ -119,8 +127,9 @@ def report(result):
         + (f"  (GUNICORN_CMD_ARGS={result['gunicorn_args']})" if result["gunicorn_args"] else ""),
         f"  alone:   p50 {alone['p50_ms']:8.1f} ms  p90 {alone['p90_ms']:8.1f} ms  max {alone['max_ms']:8.1f} ms"
         f"  answered {alone['answered']}, unanswered {alone['unanswered']}",
-        f"  with {result['slow_connections']} slow: p50 {busy['p50_ms']:8.1f} ms  p90 {busy['p90_ms']:8.1f} ms"
-        f"  max {busy['max_ms']:8.1f} ms  answered {busy['answered']}, unanswered {busy['unanswered']}",
+        f"  with {result['slow_connections']} {result['attack']}: p50 {busy['p50_ms']:8.1f} ms"
+        f"  p90 {busy['p90_ms']:8.1f} ms  max {busy['max_ms']:8.1f} ms  answered {busy['answered']},"
+        f" unanswered {busy['unanswered']}",
         f"  p90 with slow connections / alone: {result['p90_ratio']}",
         f"  slow connections opened {result['slow_opened']}, open at the end {result['slow_open_at_end']},"
         f" kept by the server {result['slow_kept_s_median']} s (median)",
@@ -136,10 +145,11 @@ def main(argv=None):
     parser.add_argument("--moves", type=int, default=150, help="requests the player makes in each phase")
     parser.add_argument("--command", choices=("image", "readme"), default="image")
     parser.add_argument("--gunicorn-args", default="", help="added through GUNICORN_CMD_ARGS")
+    parser.add_argument("--attack", choices=tuple(ATTACKS), default="slow", help="what the connections send")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     with suppress(KeyboardInterrupt):
-        result = run(args.command, args.slow, args.moves, args.gunicorn_args)
+        result = run(args.command, args.slow, args.moves, args.gunicorn_args, args.attack)
         print(json.dumps(result, indent=2) if args.json else report(result))
         return result
     return None

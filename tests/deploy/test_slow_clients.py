@@ -8,6 +8,7 @@ checkout), all traffic to 127.0.0.1.
 
 import json
 import socket
+import time
 
 import pytest
 
@@ -161,3 +162,81 @@ def test_a_body_larger_than_any_the_app_takes_is_refused_before_it_arrives(check
     status, content_type, body = answered(raw(port, sent))
     assert (status, content_type) == (413, "application/json")
     assert json.loads(body)["error"]["code"] == "request_entity_too_large"
+
+
+def played_within(url, seconds, moves=30):
+    """A player on 127.0.0.1 makes ``moves`` moves at a fast human's pace (the API's rate limit is the
+    address's), each answered within ``seconds`` (else the test fails)."""
+    player = HttpClient(url, timeout=seconds)
+    assert player.post("/api/game", json={}).status == 201
+    for number in range(moves):
+        assert player.post("/api/game/moves", json={"direction": DIRECTIONS[number % 4]}).status == 200
+        time.sleep(0.05)
+
+
+DIRECTIONS = ("left", "up", "right", "down")
+
+
+@pytest.mark.parametrize(("kind", "count"), [("chunk flood", 16), ("idle", 600)])
+def test_a_player_is_served_while_one_address_floods_the_server(checkout_server, kind, count):
+    """From 127.0.0.2: chunked bodies of 30,000 one-byte chunks (gunicorn's parser, run again on every
+    arrival, froze both workers: moves took 7 s), or 600 connections that send nothing, opened again as
+    they close (a worker stopped accepting at 250: moves took 10 s). Each move is answered at once."""
+    with SlowConnections(checkout_server.port, count, kinds=(kind,), source="127.0.0.2") as flood:
+        wait_until(lambda: flood.opened >= count, 30, message=f"{count} connections of the flood open")
+        played_within(checkout_server.url, seconds=2)
+    if kind == "chunk flood":
+        refused = [answer for _kind, answer in flood.answers if answer.startswith(b"HTTP/1.1 ")]
+        assert refused and all(answer.startswith(b"HTTP/1.1 413 ") for answer in refused), refused[:1]
+
+
+def from_client(address, proxied):
+    """How a request from ``address`` reaches the server: (the loopback address it comes from, its
+    headers); behind a trusted proxy it comes from the proxy (127.0.0.1), which says whom it forwards for."""
+    return ("127.0.0.1", [f"X-Forwarded-For: {address}"]) if proxied else (address, [])
+
+
+def connected(port, client, body_of):
+    """A connection from ``client`` (from_client) that sends a request of ``body_of`` (headers, body)."""
+    source, headers = client
+    sock = socket.create_connection((LOOPBACK, port), timeout=30, source_address=(source, 0))
+    more, body = body_of
+    sock.sendall(request("POST", "/api/game", port, "Content-Type: application/json", *more, *headers, body=body))
+    return sock
+
+
+STALLED = (["Content-Length: 100"], b"{")  # a body that never ends: the connection is held
+WHOLE = (["Content-Length: 2"], b"{}")
+
+
+@pytest.mark.parametrize("proxied", [False, True])
+def test_an_address_past_its_share_of_connections_is_answered_503_and_others_are_served(tmp_path, proxied):
+    """Two connections an address at most (one worker, FLASK_CONNECTIONS_PER_ADDRESS=2): the third, once
+    it sends its request, is answered 503 with Retry-After; another address is served. Behind a trusted
+    proxy every connection comes from the proxy, and each is counted by the client it forwards for."""
+    env = {"FLASK_INSTANCE_PATH": tmp_path / "data", "FLASK_CONNECTIONS_PER_ADDRESS": "2",
+           "FLASK_TRUSTED_PROXIES": "1" if proxied else "0"}  # fmt: skip
+    with gunicorn_server(env=env, args=["--workers", "1"]) as server:
+        crowd = from_client("127.0.0.9", proxied)
+        held = [connected(server.port, crowd, STALLED) for _ in range(2)]
+        try:
+            with connected(server.port, crowd, WHOLE) as third:
+                answer = b""
+                while chunk := third.recv(65536):
+                    answer += chunk
+            status, content_type, body = answered(answer)
+            assert (status, content_type) == (503, "application/json") and b"\r\nRetry-After: 1\r\n" in answer
+            assert "holds 2 connections" in json.loads(body)["error"]["message"]
+            with connected(server.port, from_client("127.0.0.8", proxied), WHOLE) as other:
+                assert other.recv(65536).startswith(b"HTTP/1.1 201 ")
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_a_chunked_body_in_more_chunks_than_any_client_sends_is_refused_413(checkout_server):
+    port = checkout_server.port
+    body = b"1\r\n \r\n" * 300 + b"0\r\n\r\n"
+    sent = request("POST", "/api/game", port, "Content-Type: application/json", "Transfer-Encoding: chunked", body=body)
+    status, content_type, answer = answered(raw(port, sent))
+    assert (status, content_type) == (413, "application/json") and b"chunks" in answer
