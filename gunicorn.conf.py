@@ -94,7 +94,8 @@ def on_starting(server):
     server.log.info("bringing the records' schema up to date")
     said = subprocess.run([sys.executable, "-c", BUILD_APP], capture_output=True, text=True, check=False)  # fmt: skip
     if said.returncode == BAD_SETTING:
-        server.log.error(said.stderr.strip().splitlines()[-1])
+        for line in said.stderr.strip().splitlines():
+            server.log.error(line)
         raise SystemExit(BAD_SETTING)
     sys.stderr.write(said.stderr)
     if said.returncode == 0:

@@ -9,8 +9,8 @@ two in agreement); FIXED are the app's own choices for its libraries.
 A setting's form is a type msgspec converts to, with its bounds (as JSON has it, or from text:
 ``"30"``, ``true``), and what the form is in words, for the one line a bad value stops the start
 with (the app factory, gunicorn and the ``flask`` commands alike): ``FLASK_NAME='value' is not ...``.
-A list also takes its items split by commas, a switch also 1/0, yes/no and on/off; rate limits and
-networks are read by the libraries that use them (limits, ipaddress).
+A list also takes its items split by commas, a switch also 1/0, yes/no and on/off, a choice of words
+any case; rate limits and networks are read by the libraries that use them (limits, ipaddress).
 """
 
 import ipaddress
@@ -204,6 +204,10 @@ def _converted(name, value, form):
         given = SWITCH_WORDS.get(given.strip().lower(), given)
     if isinstance(given, str) and form in (HOSTS, NETWORKS):
         given = [item.strip() for item in given.split(",") if item.strip()]
+    if isinstance(given, str) and form in (STORE_KIND, LOG_FORM):
+        given = given.strip().lower()
+    if form is HOSTS and given == []:
+        given = None  # no host named: any host, as when it is not set (an empty list would refuse every one)
     try:
         converted = msgspec.convert(given, form.type, strict=False)
         if form.check is not None and converted is not None:

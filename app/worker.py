@@ -14,34 +14,38 @@ answers one request at a time per worker, as with the sync worker (no threads, n
 the solver, SQLite and the lock files see what they always saw). bench.slow_clients measures it
 (docs/benchmarks.md: gthread, tornado and the sync worker beside it).
 
-Work per byte stays linear: a request's head is looked for in what arrived, and a chunked body is
-followed chunk by chunk as it arrives (ChunkedBody, each byte looked at once), so gunicorn's
-parser, whose reading of a chunked body grows steeply with its chunks, reads a request once, when it
-is whole, and a body of at most MAX_CHUNKS chunks. No address takes all of a worker's connections:
-each client address may hold CONNECTIONS_PER_ADDRESS of them at once (a setting, app/config.py;
-behind trusted proxies, counted by the address they forward for, once the head has arrived), and a
-connection that has sent nothing is closed after IDLE_TIMEOUT. One past its address's share waits
-apart, unread and not counted against the worker's connections (at most MAX_WAITING of them): it is
-answered 503 as soon as it sends something, or closed after IDLE_TIMEOUT, so that an address that
-opens hundreds of connections and opens them again as they close holds no place, and spins no loop.
+Work per byte stays linear: each arrival is looked at from where the last one stopped. The end of
+the head is looked for in the new bytes; the head then says once how its body ends (a length, or
+chunks: the common heads by a look, any other by gunicorn's own parser reading the head alone); and
+a chunked body is followed chunk by chunk as it arrives (ChunkedBody), its lines and chunks bounded.
+So gunicorn's parser, whose reading of a chunked body grows steeply with its chunks, reads a request
+whole once, when it has arrived, and a body of at most MAX_CHUNKS chunks. No address takes all of a
+worker's connections: each client address may hold CONNECTIONS_PER_ADDRESS of them at once (a
+setting, app/config.py; behind trusted proxies, counted by the address they forward for, once the
+head has arrived), and a connection that has sent nothing is closed after IDLE_TIMEOUT. One past its
+address's share waits apart, unread and not counted against the worker's connections (at most
+MAX_WAITING of them): it is answered 503 as soon as it sends something, or closed after
+IDLE_TIMEOUT, so that an address that opens hundreds of connections and opens them again as they
+close holds no place, and spins no loop.
 """
 
+import errno
 import ipaddress
 import os
 import re
+import resource
 import selectors
 import time
 from collections import Counter
 from contextlib import suppress
 from http import HTTPStatus
 
-from gunicorn.http.body import LengthReader
+from gunicorn.http.body import ChunkedReader, LengthReader
 from gunicorn.http.errors import (
     ExpectationFailed,
     ForbiddenProxyRequest,
     LimitRequestHeaders,
     LimitRequestLine,
-    NoMoreData,
     ParseException,
     UnsupportedTransferCoding,
 )
@@ -57,7 +61,11 @@ ANSWER_TIMEOUT = 30.0  # seconds for a client to take what of its answer the ker
 HEAD_LIMIT = 64 * 1024  # bytes of request line and headers
 BODY_LIMIT = 128 * 1024  # bytes of body: twice the largest the app takes (a restore's 64 KiB)
 MAX_CHUNKS = 256  # chunks of a chunked body: 512-byte pieces of the largest, where clients send KiBs
+CHUNK_LINE_LIMIT = 256  # bytes of a chunk's size line (its extensions too)
+TRAILERS_LIMIT = 8192  # bytes of the header lines after a chunked body's last chunk
 MAX_WAITING = 1000  # connections past their address's share a worker keeps waiting (file descriptors, no buffer)
+FILES_SPARE = 64  # file descriptors a worker keeps for its own files (the store, lock files, logs)
+ACCEPT_PAUSE = 0.1  # seconds a worker waits to accept again when the system has no file descriptor left
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 # gunicorn's refusals, by status (any other ParseException is a 400), as its sync worker answers them.
 REFUSALS = {LimitRequestLine: 414, LimitRequestHeaders: 431, UnsupportedTransferCoding: 501, ExpectationFailed: 417,
@@ -65,10 +73,8 @@ REFUSALS = {LimitRequestLine: 414, LimitRequestHeaders: 431, UnsupportedTransfer
 # The headers that say whether a request has a body and how long it is.
 BODY_FRAMING = re.compile(rb"\r\n(?:content-length|transfer-encoding|expect)[ \t]*:", re.IGNORECASE)
 CONTENT_LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*([0-9]{1,15})[ \t]*\r\n", re.IGNORECASE)
-CHUNKED = re.compile(rb"\r\ntransfer-encoding:[ \t]*chunked[ \t]*\r\n", re.IGNORECASE)
-EXPECTS_CONTINUE = re.compile(rb"\r\nexpect:[ \t]*100-continue[ \t]*\r\n", re.IGNORECASE)
 CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,8})(?:[ \t]*;[^\r\n]*)?")  # a chunk's size line, its extensions let by
-FORWARDED_FOR = re.compile(rb"\r\nx-forwarded-for:([^\r\n]*)\r\n", re.IGNORECASE)
+FORWARDED_FOR = re.compile(rb"\r\nx-forwarded-for:([^\r\n]*)(?=\r\n)", re.IGNORECASE)
 
 
 def refusal_status(error):
@@ -85,19 +91,35 @@ class Refused(Exception):
 
 class ChunkedBody:
     """How far a chunked body has arrived, followed chunk by chunk: each arrival is read on from where
-    the last stopped, so every byte is looked at once however the body is cut (a chunk whose data has
-    not all arrived has its size line read again, one line)."""
+    the last stopped (a line not ended yet is searched from where the search stopped; a chunk whose
+    data has not all arrived is waited for without reading its size line again), so every byte is
+    looked at once however the body is cut; its lines and chunks are bounded."""
 
     def __init__(self, start):
-        self.at, self.size, self.chunks, self.trailers = start, 0, 0, False
+        self.at, self.searched, self.size, self.chunks = start, start, 0, 0
+        self.chunk_end = None  # where the data of the chunk being awaited ends
+        self.trailers = None  # bytes of trailer lines so far, once the last chunk has come
 
     def whole(self, received) -> bool:
-        """Whether the body has arrived whole; Refused if it never can be (too large, too many chunks, or
-        not chunked as HTTP/1.1 says: gunicorn's parser reads it whole once this says it is)."""
-        while (line_end := received.find(b"\r\n", self.at)) >= 0:
+        """Whether the body has arrived whole; Refused if it never can be (too large, too many chunks, a
+        line too long, or not chunked as HTTP/1.1 says: gunicorn's parser reads it whole once this says it is)."""
+        while True:
+            if self.chunk_end is not None:
+                if len(received) < self.chunk_end + 2:
+                    return False
+                if received[self.chunk_end : self.chunk_end + 2] != b"\r\n":
+                    raise Refused(400, "a chunked body's chunk is longer than its size says")
+                self.at = self.searched = self.chunk_end + 2
+                self.chunk_end = None
+            line_end = received.find(b"\r\n", max(self.at, self.searched - 1))
+            if line_end < 0:
+                self.searched = len(received)
+                self._bound(len(received) - self.at, ended=False)
+                return False
             line = bytes(received[self.at : line_end])
-            if self.trailers:  # after the last chunk, header lines up to an empty one
-                self.at = line_end + 2
+            self._bound(len(line), ended=True)
+            self.at = self.searched = line_end + 2
+            if self.trailers is not None:  # after the last chunk, header lines up to an empty one
                 if not line:
                     return True
                 continue
@@ -106,19 +128,23 @@ class ChunkedBody:
                 raise Refused(400, "a chunked body's chunk size is not a hexadecimal number")
             size = int(size[1], 16)
             if size == 0:
-                self.trailers, self.at = True, line_end + 2
+                self.trailers = 0
                 continue
             if self.size + size > BODY_LIMIT or self.chunks == MAX_CHUNKS:
                 raise Refused(413, f"a request body may hold {BODY_LIMIT} bytes in {MAX_CHUNKS} chunks at most")
-            end = line_end + 2 + size
-            if len(received) < end + 2:
-                return False
-            if received[end : end + 2] != b"\r\n":
-                raise Refused(400, "a chunked body's chunk is longer than its size says")
-            self.size, self.chunks, self.at = self.size + size, self.chunks + 1, end + 2
-        if len(received) - self.at > HEAD_LIMIT:  # a size or trailer line that never ends
-            raise Refused(400, "a chunked body's line never ends")
-        return False
+            self.size, self.chunks, self.chunk_end = self.size + size, self.chunks + 1, self.at + size
+
+    def _bound(self, length, ended):
+        """A size line, or the trailers together, past their limit: refused (431 for trailers, as for
+        headers). ``length``: the line's so far; ``ended``: it is whole, and the trailers count it."""
+        if self.trailers is None:
+            if length > CHUNK_LINE_LIMIT:
+                raise Refused(400, f"a chunked body's size line may hold {CHUNK_LINE_LIMIT} bytes at most")
+            return
+        if self.trailers + length > TRAILERS_LIMIT:
+            raise Refused(431, f"a chunked body's trailers may hold {TRAILERS_LIMIT} bytes at most")
+        if ended:
+            self.trailers += length + 2
 
 
 class Connection:
@@ -134,7 +160,10 @@ class Connection:
         self.outgoing = bytearray()
         self.deadline = time.monotonic() + IDLE_TIMEOUT
         self.continued = False  # "100 Continue" sent while its body was awaited
-        self.chunked = None  # a ChunkedBody once its head says so
+        self.searched = 0  # how far the end of the head was looked for
+        self.body_at = None  # where the body starts, once the head has arrived
+        self.body = None  # then what says it has arrived whole: its length, or a ChunkedBody
+        self.expects_continue = False  # the head asks for "100 Continue" before the body
 
     def recv(self, size):
         data = bytes(self.received[self.read_at : self.read_at + size])
@@ -194,6 +223,8 @@ class BufferingWorker(SyncWorker):
         self.proxies = int(settings["TRUSTED_PROXIES"])
         self.clients = Counter()  # connections admitted per client address
         self.waiting = 0  # connections past their address's share
+        self.max_waiting = self._files_for_waiting()
+        self.accept_after = 0.0  # accepting waits until then after the system ran out of file descriptors
         self.selector = selectors.DefaultSelector()
         self.held = {}  # every connection the loop holds, by its socket
         self.selector.register(self.PIPE[0], selectors.EVENT_READ, "wake")  # signals end the wait
@@ -207,8 +238,19 @@ class BufferingWorker(SyncWorker):
             self._expire()
         self._finish_sending(time.monotonic() + self.cfg.graceful_timeout)
 
+    def _files_for_waiting(self):
+        """How many connections may wait past their address's share: MAX_WAITING, within the file
+        descriptors the process may open (its soft limit raised to the hard one, as any process may),
+        beside its own connections and files."""
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = self.cfg.worker_connections + MAX_WAITING + FILES_SPARE
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            soft = wanted if hard == resource.RLIM_INFINITY else min(hard, wanted)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        return max(0, min(MAX_WAITING, soft - self.cfg.worker_connections - FILES_SPARE))
+
     def _accept_while_room(self):
-        room = len(self.held) - self.waiting < self.cfg.worker_connections
+        room = len(self.held) - self.waiting < self.cfg.worker_connections and time.monotonic() >= self.accept_after
         if room != self.accepting:
             for listener in self.sockets:
                 if room:
@@ -218,7 +260,9 @@ class BufferingWorker(SyncWorker):
             self.accepting = room
 
     def _wait(self, longest):
-        soonest = min((conn.deadline for conn in self.held.values()), default=time.monotonic() + longest)
+        deadlines = [conn.deadline for conn in self.held.values()]
+        soonest = min([*deadlines, self.accept_after] if not self.accepting else deadlines,
+                      default=time.monotonic() + longest)  # fmt: skip
         return self.selector.select(max(0.0, min(longest, soonest - time.monotonic())))
 
     def _dispatch(self, events):
@@ -237,13 +281,19 @@ class BufferingWorker(SyncWorker):
             sock, addr = listener.accept()
         except (BlockingIOError, ConnectionAbortedError):
             return  # another worker took it
+        except OSError as error:
+            if error.errno not in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                raise
+            self.log.warning("no file descriptor left to accept a connection: accepting again in %g s", ACCEPT_PAUSE)
+            self.accept_after = time.monotonic() + ACCEPT_PAUSE
+            return
         sock.setblocking(False)
         conn = Connection(sock, addr, listener)
         self.held[sock] = conn
         self.selector.register(sock, selectors.EVENT_READ, conn)
         if self.proxies or self._admitted(conn, client_of(addr[0])):
             return
-        if self.waiting < MAX_WAITING:
+        if self.waiting < self.max_waiting:
             conn.waiting = True
             self.waiting += 1
         else:
@@ -288,67 +338,58 @@ class BufferingWorker(SyncWorker):
             self._refuse(conn, refusal.status, str(refusal))
 
     def _arrived_whole(self, conn):
-        """Whether the request has arrived whole; Refused if it never can be. Most requests say so in
-        their head (no body, or one Content-Length); any other (chunked, awaiting "100 Continue",
-        anything unusual) is asked of gunicorn's own parser, the one that reads it next."""
+        """Whether the request has arrived whole; Refused if it never can be. Each arrival is looked at
+        from where the last stopped: the end of the head, then what the head says of its body (_body_of,
+        once), then the body's bytes, or its chunks as they come (ChunkedBody)."""
         received = conn.received
-        end = received.find(b"\r\n\r\n", 0, HEAD_LIMIT + 4)
-        if end < 0:
-            if len(received) > HEAD_LIMIT:
-                raise Refused(431, f"a request's line and headers may hold {HEAD_LIMIT} bytes at most")
-            return False
-        head = bytes(received[: end + 2])
-        # Behind trusted proxies a connection is counted by the client they forward for, once its head is here.
-        forwarded = conn.client is None and client_of(forwarded_client(head, self.proxies) or conn.addr[0])
-        if forwarded and not self._admitted(conn, forwarded):
-            raise Refused(503, f"this address holds {self.per_client} connections to this server already")
-        framing = BODY_FRAMING.findall(head)
-        if not framing:
-            return True  # no body: a malformed head is refused by the parser, in handle_error
-        lengths = CONTENT_LENGTH.findall(head)
-        if len(framing) == len(lengths) == 1:
-            if int(lengths[0]) > BODY_LIMIT:
-                raise Refused(413, f"a request body may hold {BODY_LIMIT} bytes at most")
-            return len(received) - end - 4 >= int(lengths[0])
-        if CHUNKED.search(head) and not lengths and len(framing) <= 2:  # chunked, perhaps awaiting 100 Continue
-            return self._chunked_whole(conn, head, end + 4)
-        return self._parsed_whole(conn)
-
-    def _chunked_whole(self, conn, head, body_start):
-        """As _arrived_whole for a chunked body, followed as it arrives (ChunkedBody); once it is whole,
-        gunicorn's parser reads the request once, and refuses it as it would."""
-        if conn.chunked is None:
-            conn.chunked = ChunkedBody(body_start)
-        if not conn.chunked.whole(conn.received):
-            if EXPECTS_CONTINUE.search(head) and not conn.continued:
-                conn.continued = True
-                self._send_now(conn, CONTINUE)
-            return False
-        return self._parsed_whole(conn)
-
-    def _parsed_whole(self, conn):
-        """As _arrived_whole, by gunicorn's parser; asks a client that awaits it for the body."""
-        too_large = Refused(413, f"a request body may hold {BODY_LIMIT} bytes at most")
-        try:
-            request = next(RequestParser(self.cfg, [bytes(conn.received)], conn.addr))
-            reader = request.body.reader
-            declared = reader.length if isinstance(reader, LengthReader) else None  # else chunked
-            if (declared or 0) > BODY_LIMIT:
-                raise too_large
-            body = request.body.read(BODY_LIMIT + 1)
-        except NoMoreData:  # not whole yet
-            if len(conn.received) > HEAD_LIMIT + BODY_LIMIT:
-                raise too_large from None
-            return False
-        except ParseException as error:
-            raise Refused(refusal_status(error), str(error) or type(error).__name__) from None
-        if len(body) > BODY_LIMIT:
-            raise too_large
-        whole = declared is None or len(body) == declared
-        if not whole and request._expected_100_continue and not conn.continued:
+        if conn.body_at is None:
+            end = received.find(b"\r\n\r\n", max(0, conn.searched - 3), HEAD_LIMIT + 4)
+            if end < 0:
+                conn.searched = len(received)
+                if len(received) > HEAD_LIMIT:
+                    raise Refused(431, f"a request's line and headers may hold {HEAD_LIMIT} bytes at most")
+                return False
+            conn.body_at = end + 4
+            head = bytes(received[: end + 2])
+            # Behind trusted proxies a connection is counted by the client they forward for.
+            forwarded = conn.client is None and client_of(forwarded_client(head, self.proxies) or conn.addr[0])
+            if forwarded and not self._admitted(conn, forwarded):
+                raise Refused(503, f"this address holds {self.per_client} connections to this server already")
+            conn.body = self._body_of(conn, head)
+        if isinstance(conn.body, ChunkedBody):
+            whole = conn.body.whole(received)
+        else:
+            whole = len(received) - conn.body_at >= conn.body
+        if not whole and conn.expects_continue and not conn.continued:
             conn.continued = True
             self._send_now(conn, CONTINUE)
         return whole
+
+    def _body_of(self, conn, head):
+        """What says the body has arrived whole, from the head, once: its length, or a ChunkedBody. The
+        common heads (no body, one Content-Length) by a look; any other by gunicorn's own parser, the
+        one that reads the request next, reading the head alone (a body's spelling is its to judge)."""
+        framing = BODY_FRAMING.findall(head)
+        lengths = CONTENT_LENGTH.findall(head)
+        if not framing:
+            return 0  # no body: a malformed head is refused by the parser, in handle_error
+        if len(framing) == len(lengths) == 1:
+            length = int(lengths[0])
+        else:
+            try:
+                request = next(RequestParser(self.cfg, [head + b"\r\n"], conn.addr))
+            except ParseException as error:
+                raise Refused(refusal_status(error), str(error) or type(error).__name__) from None
+            conn.expects_continue = request._expected_100_continue
+            reader = request.body.reader
+            if isinstance(reader, ChunkedReader):
+                return ChunkedBody(conn.body_at)
+            if not isinstance(reader, LengthReader):
+                raise Refused(501, "a request body must say its length or come in chunks")
+            length = reader.length
+        if length > BODY_LIMIT:
+            raise Refused(413, f"a request body may hold {BODY_LIMIT} bytes at most")
+        return length
 
     def handle_error(self, req, client, addr, exc):
         """A request gunicorn cannot parse, found as the handler reads it: refused as above."""

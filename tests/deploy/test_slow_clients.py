@@ -234,9 +234,12 @@ def test_an_address_past_its_share_of_connections_is_answered_503_and_others_are
                 sock.close()
 
 
-def test_a_chunked_body_in_more_chunks_than_any_client_sends_is_refused_413(checkout_server):
+@pytest.mark.parametrize("coding", ["chunked", "identity, chunked", "CHUNKED"])
+def test_a_chunked_body_in_more_chunks_than_any_client_sends_is_refused_413(checkout_server, coding):
+    """However its Transfer-Encoding is spelt, a body gunicorn reads as chunked is followed chunk by chunk."""
     port = checkout_server.port
     body = b"1\r\n \r\n" * 300 + b"0\r\n\r\n"
-    sent = request("POST", "/api/game", port, "Content-Type: application/json", "Transfer-Encoding: chunked", body=body)
+    sent = request("POST", "/api/game", port, "Content-Type: application/json", f"Transfer-Encoding: {coding}",
+                   body=body)  # fmt: skip
     status, content_type, answer = answered(raw(port, sent))
     assert (status, content_type) == (413, "application/json") and b"chunks" in answer

@@ -125,7 +125,8 @@ def tiles_along(browser, directions, page=PAGE):
 
 def test_fair_play_on_two_replicas_with_redis_and_postgresql(replicas):
     """One ranked attempt a browser whichever of its cookies asks, practice on tiles of its own, and a
-    hint asked on a ranked game's board on the game page of the other replica taking it off the board."""
+    hint asked on a ranked game's board, from its address, on the game page of the other replica
+    taking it off the board (a stranger's hint there counts on no ranked attempt: tests/api)."""
     with time_machine.travel(DAY, tick=True):
         browser = Browser(replicas, "127.0.0.20")
         assert browser.ask("post", "/api/daily", json={}).get_json()["ranked"] is True
@@ -138,7 +139,7 @@ def test_fair_play_on_two_replicas_with_redis_and_postgresql(replicas):
         hits, at_chance = foretold_share(ranked, foretelling(practised))
         assert at_chance, f"{hits} of {len(ranked)} tiles the practice foretold"
 
-        player, helper = Browser(replicas, "127.0.0.22"), Browser(replicas, "127.0.0.23", turn=1)
+        player, helper = Browser(replicas, "127.0.0.22"), Browser(replicas, "127.0.0.22", turn=1)
         assert player.ask("post", "/api/daily", json={}).get_json()["ranked"] is True
         tiles_along(player, [rng.choice(DIRECTIONS) for _ in range(60)])
         state = player.ask("get", "/api/game").get_json()

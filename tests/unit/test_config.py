@@ -91,6 +91,12 @@ def test_trusted_hosts_are_read_as_a_json_list_or_split_by_commas_never_letter_b
     assert client.get("/healthz", base_url="http://g").status_code == 400
 
 
+def test_an_empty_host_list_means_any_host_and_choices_take_any_case(monkeypatch, tmp_path):
+    app = start_with(monkeypatch, tmp_path, TRUSTED_HOSTS="", SESSION_TYPE="SQLite", LOG_FORMAT="Text")
+    assert app.test_client().get("/healthz", base_url="http://game.example.org").status_code == 200
+    assert (app.config["SESSION_TYPE"], app.config["LOG_FORMAT"]) == ("sqlite", "text")
+
+
 @pytest.mark.parametrize(("said", "meant"), [("yes", True), ("no", False), ("1", True), ("0", False), ("On", True),
                                               ("false", False)])  # fmt: skip
 def test_switches_take_true_false_1_0_yes_no(said, meant, monkeypatch, tmp_path):

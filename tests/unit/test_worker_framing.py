@@ -30,6 +30,8 @@ def test_a_chunked_body_is_whole_exactly_when_its_last_byte_arrives_however_it_i
 @pytest.mark.parametrize(("body", "status"), [
     (b"zz\r\n", 400), (b"3\r\nabcd\r\n", 400), (b"%x\r\n" % (BODY_LIMIT + 1), 413),
     (chunked([b"a"] * (MAX_CHUNKS + 1)), 413),
+    (b"1;" + b"x" * 300, 400),  # a size line that never ends (its extensions)
+    (b"0\r\n" + b"X-Trailer: y\r\n" * 1000, 431),  # trailers without end
 ])  # fmt: skip
 def test_what_no_chunked_body_can_be_is_refused(body, status):
     with pytest.raises(Refused) as refused:
@@ -56,3 +58,6 @@ def test_behind_proxies_the_client_is_the_one_they_forward_for():
     head = b"GET / HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 127.0.0.5, 127.0.0.6\r\nX-Other: 1\r\n"
     assert forwarded_client(head, 1) == "127.0.0.6" and forwarded_client(head, 2) == "127.0.0.5"
     assert forwarded_client(head, 3) is None and forwarded_client(b"GET / HTTP/1.1\r\nHost: x\r\n", 1) is None
+    # A proxy that adds a line of its own after the client's: the lines read as one list, as ProxyFix reads them.
+    twice = b"GET / HTTP/1.1\r\nX-Forwarded-For: 127.0.0.66\r\nX-Forwarded-For: 127.0.0.7\r\n"
+    assert forwarded_client(twice, 1) == "127.0.0.7" and forwarded_client(twice, 2) == "127.0.0.66"
