@@ -33,7 +33,7 @@ def said(page):
 @pytest.mark.parametrize("locale", ["en-GB", "cs-CZ"])
 def test_a_whole_game_played_by_keyboard_from_the_accessibility_tree(new_context, console_guard, locale):
     page = console_guard.watch(new_context(locale=locale)).new_page()
-    seed_game(page, 48)
+    seed_game(page, 282)  # played down-left-right-up first, over in 62 moves (seed 48 took 293, a minute)
     load(page)
     text = messages(page)
     assert page.get_by_role("table").get_by_role("rowheader").count() == 4
