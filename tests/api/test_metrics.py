@@ -42,8 +42,11 @@ def test_metrics_answer_only_the_allowed_networks(make_app):
 
 def test_invented_methods_add_no_series(make_app):
     client = make_app(METRICS=True).test_client()
-    client.open("/api/game", method="BREW")  # the one "other" series, and the one unmatched route's,
-    client.open("/made-up/route", method="XYZ")  # made before counting, whatever ran in this process before
+    # The one "other" series, the unmatched route's and the scrape's own, made before counting,
+    # whatever ran in this process before.
+    client.open("/api/game", method="BREW")
+    client.open("/made-up/route", method="XYZ")
+    client.get("/metrics")
     before = client.get("/metrics").text
     for number in range(400):
         client.open("/api/game", method=f"BREW{number}")

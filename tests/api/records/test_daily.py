@@ -473,7 +473,11 @@ def par(app, *args):
     return app.test_cli_runner().invoke(args=["daily", "par", *args])
 
 
-def test_the_solvers_par_waits_for_the_reveal_and_then_shows_beside_the_leaderboard(make_records_app, clock):
+def test_the_solvers_par_waits_for_the_reveal_and_then_shows_beside_the_leaderboard(make_records_app, clock,
+                                                                                    monkeypatch):  # fmt: skip
+    """While it plays it says how far it is: in a log (no terminal) a line every LOG_EVERY seconds,
+    here every move (moves, score, largest tile, time left)."""
+    monkeypatch.setattr("app.par.Progress.LOG_EVERY", 0.0)
     app = make_records_app()
     refused = par(app, TODAY)
     assert refused.exit_code != 0 and "seed is revealed" in refused.output
@@ -481,24 +485,13 @@ def test_the_solvers_par_waits_for_the_reveal_and_then_shows_beside_the_leaderbo
     played = par(app, "--budget-ms", "1")  # yesterday's, by default
     assert played.exit_code == 0, played.output
     board = app.test_client().get(f"/api/daily/leaderboard?date={TODAY}").get_json()
-    assert board["par"] > 0 and f"par of {TODAY}: {board['par']} points" in played.output
+    assert board["par"] > 0 and f"par of {TODAY}: {board['par']} points" in played.stdout
     assert app.test_client().get("/api/daily/leaderboard").get_json()["par"] is None  # today has none
-
-
-def test_the_par_says_how_far_it_is_while_it_plays(make_records_app, clock, monkeypatch):
-    """In a log (no terminal) a line every LOG_EVERY seconds: moves, score, largest tile, time left."""
-    monkeypatch.setattr("app.par.Progress.LOG_EVERY", 0.0)
-    app = make_records_app()
-    clock.move_to(REVEALED)
-    played = par(app, "--budget-ms", "1")
-    assert played.exit_code == 0, played.output
     said = played.stderr.splitlines()
-    assert said[0] == f"playing the game of {TODAY} with the solver, 1 ms a move"
-    progress = said[1:]
+    assert said[0] == f"playing the game of {TODAY} with the solver, 1 ms a move" and "\r" not in played.stderr
     form = re.compile(r"[\d,]+ moves, [\d,]+ points, largest tile [\d,]+; \d+ moves a second, about \d+ min left"
                       r" in a game of usual length")  # fmt: skip
-    assert len(progress) > 100 and all(form.fullmatch(line) for line in progress), progress[:3]
-    assert "\r" not in played.stderr
+    assert len(said) > 100 and all(form.fullmatch(line) for line in said[1:]), said[1:3]
 
 
 def backup_command(app, *args, stdin=None):
