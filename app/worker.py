@@ -73,6 +73,7 @@ REFUSALS = {LimitRequestLine: 414, LimitRequestHeaders: 431, UnsupportedTransfer
 # The headers that say whether a request has a body and how long it is.
 BODY_FRAMING = re.compile(rb"\r\n(?:content-length|transfer-encoding|expect)[ \t]*:", re.IGNORECASE)
 CONTENT_LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*([0-9]{1,15})[ \t]*\r\n", re.IGNORECASE)
+CHUNKED = re.compile(rb"\r\ntransfer-encoding:[ \t]*chunked[ \t]*\r\n", re.IGNORECASE)
 CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,8})(?:[ \t]*;[^\r\n]*)?")  # a chunk's size line, its extensions let by
 FORWARDED_FOR = re.compile(rb"\r\nx-forwarded-for:([^\r\n]*)(?=\r\n)", re.IGNORECASE)
 
@@ -367,12 +368,15 @@ class BufferingWorker(SyncWorker):
 
     def _body_of(self, conn, head):
         """What says the body has arrived whole, from the head, once: its length, or a ChunkedBody. The
-        common heads (no body, one Content-Length) by a look; any other by gunicorn's own parser, the
-        one that reads the request next, reading the head alone (a body's spelling is its to judge)."""
+        common heads (no body, one Content-Length, one Transfer-Encoding: chunked) by a look; any other
+        by gunicorn's own parser, the one that reads the request next, reading the head alone (a body's
+        spelling is its to judge)."""
         framing = BODY_FRAMING.findall(head)
         lengths = CONTENT_LENGTH.findall(head)
         if not framing:
             return 0  # no body: a malformed head is refused by the parser, in handle_error
+        if len(framing) == 1 and CHUNKED.search(head):
+            return ChunkedBody(conn.body_at)
         if len(framing) == len(lengths) == 1:
             length = int(lengths[0])
         else:
