@@ -98,3 +98,12 @@ def _guard_default_page(request, console_guard):
     """Every test that uses `page` fails on console and page errors."""
     if "page" in request.fixturenames:
         console_guard.watch(request.getfixturevalue("page"))
+
+
+def pytest_collection_modifyitems(items):
+    """One browser at a time: under pytest-xdist (scripts/test) every browser test runs on one worker,
+    in its group, while the other workers run the rest. Two browsers and their servers at once on two
+    cores stretched the page's timers past what the tests wait for (an outage test saw no notice)."""
+    for item in items:
+        if item.get_closest_marker("e2e"):
+            item.add_marker(pytest.mark.xdist_group("browser"))
