@@ -188,8 +188,8 @@ def asked_by_attempt(game_id: str, boards) -> int:
 
 
 def listed(query):
-    """Records a day's leaderboard may list: ranked, verified, over, without help (a hint asked on a
-    ranked game's board elsewhere, app/games.py) and not taken down by the host."""
+    """Records a day's leaderboard may list: ranked, verified, over, without help (its address asked the
+    solver about its boards, app/assistance.py) and not taken down by the host."""
     return query.where(Record.ranked.is_(True), Record.verified.is_(True), Record.over.is_(True),
                        Record.without_help, Record.hidden.is_(False))
 
