@@ -25,8 +25,8 @@ from sqlalchemy.exc import IntegrityError
 
 from . import database, limits, seals
 from .database import AskedBoard, DailyAttempt, DailyPar, Record, db
-from .engine.state import check_day
 from .errors import ApiError
+from .games.played import check_day
 from .store.cookies import secure_cookies
 
 # The browser's cookie naming the day of its first attempt: the game page's session and the daily
@@ -190,8 +190,13 @@ def asked_by_attempt(game_id: str, boards) -> int:
 def listed(query):
     """Records a day's leaderboard may list: ranked, verified, over, without help (its address asked the
     solver about its boards, app/assistance.py) and not taken down by the host."""
-    return query.where(Record.ranked.is_(True), Record.verified.is_(True), Record.over.is_(True),
-                       Record.without_help, Record.hidden.is_(False))
+    return query.where(
+        Record.ranked.is_(True),
+        Record.verified.is_(True),
+        Record.over.is_(True),
+        Record.without_help,
+        Record.hidden.is_(False),
+    )
 
 
 def leaderboard(day: str, limit: int) -> list[Record]:

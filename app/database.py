@@ -37,6 +37,7 @@ from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, mapped_column
 
 from . import datafiles, metrics
+from .engine import CLASSIC, Variant, variant_of
 from .errors import respond
 
 log = logging.getLogger(__name__)
@@ -82,9 +83,10 @@ class Record(db.Model):
     ranked: Mapped[bool] = mapped_column(Boolean, default=False)  # on its day's leaderboard (app/daily.py)
     # Taken down by the host (flask records hide, app/moderation.py): out of every list, its page and API 410.
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+    size: Mapped[int] = mapped_column(Integer, default=CLASSIC.size)  # the board's side (engine/variant.py)
 
     __table_args__ = (
-        Index("records_hall_of_fame", "verified", "score"),
+        Index("records_hall_of_fame", "size", "verified", "score"),
         Index("records_by_game", "game_id", unique=True),
         Index("records_by_day", "day", "ranked", "score"),
     )
@@ -92,6 +94,10 @@ class Record(db.Model):
     @property
     def assisted(self) -> bool:
         return self.hints > 0 or self.autoplay
+
+    @property
+    def variant(self) -> Variant:
+        return variant_of(self.size)
 
     @hybrid_property
     def without_help(self) -> bool:

@@ -17,7 +17,7 @@ from flask.cli import AppGroup
 
 from . import daily, hints
 from .database import DailyPar, db, migrate_schema
-from .engine import Game, max_tile
+from .engine import CLASSIC, Game, max_tile
 
 cli = AppGroup("daily", help="Today's game: the solver's par of a finished day.")
 WAIT_FOR_HINTS = 0.05  # seconds to wait when a player's hint has the solver
@@ -40,18 +40,19 @@ def par_command(date, budget_ms):
     click.echo(f"playing the game of {day} with the solver, {budget:g} ms a move", err=True)
     game = play(day, budget, Progress(sys.stderr.isatty()))
     kept = db.session.get(DailyPar, day) or DailyPar(day=day)
-    kept.score, kept.max_tile, kept.moves, kept.budget_ms = game.score, max_tile(game.board), game.moves, budget
+    kept.score, kept.moves, kept.budget_ms = game.score, game.moves, budget
+    kept.max_tile = max_tile(game.board, CLASSIC)
     kept.computed = daily.now()
     db.session.add(kept)
     db.session.commit()
-    click.echo(f"par of {day}: {game.score} points, largest tile {max_tile(game.board)}, {game.moves} moves"
+    click.echo(f"par of {day}: {game.score} points, largest tile {max_tile(game.board, CLASSIC)}, {game.moves} moves"
                f" ({budget:g} ms a move)")  # fmt: skip
 
 
 def play(day, budget_ms, progress):
     """The day's game played to its end by the solver (on past 2048), ``budget_ms`` a move; ``progress``
     hears of each move."""
-    game = Game.new(daily.seed(day), seed_chosen=False, day=day)
+    game = Game.new(daily.seed(day), by_history=True)  # the day's game, drawn as everyone's
     while not game.over:
         if game.won and not game.keep_playing:
             game.choose_keep_playing()
@@ -80,7 +81,7 @@ class Progress:
         self.said = now
         pace = (now - self.started) / game.moves
         left = max(0, self.TYPICAL_MOVES - game.moves) * pace
-        line = (f"{game.moves:,} moves, {game.score:,} points, largest tile {max_tile(game.board):,}; "
+        line = (f"{game.moves:,} moves, {game.score:,} points, largest tile {max_tile(game.board, CLASSIC):,}; "
                 f"{1 / pace:.0f} moves a second, about {left / 60:.0f} min left in a game of usual length")  # fmt: skip
         click.echo(f"\r{line}\033[K" if self.terminal else line, nl=not self.terminal, err=True)
 
@@ -92,6 +93,6 @@ class Progress:
 def _suggestion(board, budget_ms):
     while True:
         try:
-            return hints.review(board, budget_ms, current_app.instance_path)
+            return hints.review(board, CLASSIC, budget_ms, current_app.instance_path)
         except hints.SolverBusy:
             time.sleep(WAIT_FOR_HINTS)

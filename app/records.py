@@ -30,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import assistance, daily, database, review
 from .database import Record, db
-from .engine import max_tile
+from .engine import CLASSIC, max_tile
 from .engine.history import tiles_text
 from .errors import ApiError
 from .requests import query_flag
@@ -84,7 +84,8 @@ def seed_shown(game_id):
 def fill(record, game, name, tiles, verified):
     """``record`` made to hold ``game`` under ``name``: what the API shows of it and what replays it
     (``tiles`` and ``verified`` as Game.replayed gives them). Saving and restoring a backup share it."""
-    record.name, record.score, record.max_tile, record.moves = name, game.score, max_tile(game.board), game.moves
+    record.name, record.score, record.moves = name, game.score, game.moves
+    record.size, record.max_tile = game.variant.size, max_tile(game.board, game.variant)
     record.verified, record.hints, record.autoplay = verified, game.hints, game.autoplay
     record.restores, record.undos, record.over = game.restores, game.undos, game.over
     record.seed, record.start, record.tiles = game.seed, game.start, tiles
@@ -109,13 +110,18 @@ def find(record_id):
     return record
 
 
-def best_records(limit, helped=False):
-    """Verified games that are over, best score first (the earlier of equal scores first): a game
-    still being played is not ranked. ``helped``: False for the games without help from this server,
-    as far as it knows (Record.without_help), True for those with help, None for both. A record the
-    host took down (hidden) is never ranked."""
-    query = select(Record).where(Record.verified.is_(True), Record.over.is_(True), Record.hidden.is_(False),
-                          Record.day.is_(None))
+def best_records(limit, helped=False, size=CLASSIC.size):
+    """Verified games of ``size`` that are over, best score first (the earlier of equal scores first):
+    a game still being played is not ranked. ``helped``: False for the games without help from this
+    server, as far as it knows (Record.without_help), True for those with help, None for both. A record
+    the host took down (hidden) is never ranked."""
+    query = select(Record).where(
+        Record.verified.is_(True),
+        Record.over.is_(True),
+        Record.hidden.is_(False),
+        Record.day.is_(None),
+        Record.size == size,
+    )
     if helped is not None:
         query = query.where(~Record.without_help if helped else Record.without_help)
     query = query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)
@@ -154,6 +160,7 @@ def summary(record):
         "created": created_text(record),
         "daily": record.day,
         "ranked": record.ranked,
+        "size": record.size,
     }
 
 
@@ -181,7 +188,7 @@ def full_replay(record):
         "seed": record.seed,
         "start": record.start,
         "directions": directions_of(record).to_letters(),
-        "tiles": tiles_text(record.tiles),
+        "tiles": tiles_text(record.tiles, record.variant),
     }
 
 

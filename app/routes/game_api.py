@@ -1,12 +1,12 @@
 """/api/game: the session's game, its moves, hints and the copies the page keeps. Thin routes: each
-reads its request and answers with what app/games.py, which keeps the game's rules, did."""
+reads its request and answers with what app/games, which keeps the game's rules, did."""
 
 import re
 
 from flask import Blueprint, request
 
 from .. import games, limits
-from ..engine import DIRECTIONS, InvalidState, check_count, slide_tiles
+from ..engine import CLASSIC, DIRECTIONS, InvalidState, check_count, slide_tiles
 from ..errors import ApiError
 from ..requests import json_object
 
@@ -26,7 +26,8 @@ def current_game():
 
 @bp.post("/game")
 def start_game():
-    return games.start(json_object(optional={"seed"}).get("seed")).to_state(), 201
+    body = json_object(optional={"seed", "size"})
+    return games.start(body.get("seed"), body.get("size", CLASSIC.size)).to_state(), 201
 
 
 @bp.put("/game")
@@ -59,14 +60,15 @@ def move():
     if played.repeated:
         answer["repeated"] = True
     elif "direction" in body:
-        answer["animation"] = animation(played.before, body["direction"], played.outcomes[0].spawned)
+        answer["animation"] = animation(played.game, played.before, body["direction"], played.outcomes[0].spawned)
     return answer
 
 
-def animation(board, direction, spawned):
-    """Every tile after the slide, with the cells it came from, and the new tile (None if nothing moved)."""
+def animation(game, board, direction, spawned):
+    """Every tile of ``game`` after the slide from ``board``, with the cells it came from, and the new
+    tile (None if nothing moved)."""
     new_tile = None if spawned is None else dict(zip(("row", "col", "value"), spawned, strict=True))
-    return {"tiles": slide_tiles(board, direction), "spawned": new_tile}
+    return {"tiles": slide_tiles(board, direction, game.variant), "spawned": new_tile}
 
 
 @bp.post("/game/undo")

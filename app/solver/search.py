@@ -23,7 +23,7 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-from app.engine.sliding import DIRECTIONS
+from app.engine.directions import DIRECTIONS
 
 from .layout import LINE, row_tables
 
@@ -73,8 +73,14 @@ def _evaluate(x, lines):
     """Heuristic of a board: the line table summed over its rows and its columns."""
     t = _transpose(x)
     return (
-        lines[x & LINE] + lines[x >> 16 & LINE] + lines[x >> 32 & LINE] + lines[x >> 48 & LINE]
-        + lines[t & LINE] + lines[t >> 16 & LINE] + lines[t >> 32 & LINE] + lines[t >> 48 & LINE]
+        lines[x & LINE]
+        + lines[x >> 16 & LINE]
+        + lines[x >> 32 & LINE]
+        + lines[x >> 48 & LINE]
+        + lines[t & LINE]
+        + lines[t >> 16 & LINE]
+        + lines[t >> 32 & LINE]
+        + lines[t >> 48 & LINE]
     )
 
 

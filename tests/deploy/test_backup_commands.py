@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from app import create_app, records
-from app.engine import DIRECTIONS, Game
+from app.engine import CLASSIC, DIRECTIONS, Game
 from app.engine.history import Directions
 from tests.support import image
 from tests.support.client_play import boards
@@ -66,7 +66,7 @@ def same_api(source, copy, ids):
         assert shown == one.get(f"/api/records/{record_id}").get_json()
         replay = shown["replay"]
         if replay["seed"] is not None:  # over: the seed shows, and replays the game from it
-            game = Game.replay(replay["seed"], replay["start"], Directions.from_letters(replay["directions"]))
+            game = Game.replay(replay["seed"], replay["start"], Directions.from_letters(replay["directions"], CLASSIC))
             assert (game.score, game.moves, game.over) == (shown["score"], shown["moves"], True)
             assert boards(shown)[-1] == game.to_state()["board"]
 

@@ -2,7 +2,7 @@
 
 import random
 
-from app.engine import DIRECTIONS, unpack
+from app.engine import CLASSIC, DIRECTIONS, unpack
 from app.engine.history import TILE_LETTERS, positions
 from tests.support.http_play import game_state
 
@@ -55,4 +55,7 @@ def boards(record):
     replay = record["replay"]
     by_letter = {direction[0]: direction for direction in DIRECTIONS}
     tiles = bytes(TILE_LETTERS.index(letter.encode()) for letter in replay["tiles"])
-    return [unpack(board) for board in positions(replay["start"], [by_letter[d] for d in replay["directions"]], tiles)]
+    return [
+        unpack(board, CLASSIC)
+        for board in positions(replay["start"], [by_letter[d] for d in replay["directions"]], tiles, CLASSIC)
+    ]

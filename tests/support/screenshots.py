@@ -17,7 +17,8 @@ import time_machine
 from playwright.sync_api import sync_playwright
 
 from app import create_app
-from app.engine import DIRECTIONS, move, pack
+from app.engine import DIRECTIONS, pack
+from app.engine.sliding import move
 from tests.support.browser import CHROMIUM_ARGS, CHROMIUM_PATH, served, wait_for_promise
 
 SCREENS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine import MAX_MOVES, MAX_SCORE, Game, InvalidState, check_stored, pack
+from app.engine import CLASSIC, Game, InvalidState, check_stored, pack
 from app.engine.game import OPTIONAL_STORED_KEYS, REQUIRED_STORED_KEYS
 
 # Other work shares these machines: judge results, not timing.
@@ -40,10 +40,10 @@ def games(draw):
     won = big or draw(st.booleans())
     return Game(
         board=pack(grid),
-        score=draw(st.integers(0, MAX_SCORE)),
+        score=draw(st.integers(0, CLASSIC.max_score)),
         won=won,
         keep_playing=won and draw(st.booleans()),
-        moves=draw(st.integers(0, MAX_MOVES)),
+        moves=draw(st.integers(0, CLASSIC.max_moves)),
         seed=draw(st.integers(0, 2**63 - 1)),
     )
 
@@ -71,6 +71,7 @@ STORED_FIELDS = sorted(REQUIRED_STORED_KEYS | OPTIONAL_STORED_KEYS.keys())
 near_stored = st.tuples(games(), st.sampled_from(STORED_FIELDS), json_cells | st.lists(json_cells, max_size=6)).map(
     lambda damage: damage[0].to_stored() | {damage[1]: damage[2]}
 )
+
 
 def test_to_state_has_exactly_the_documented_keys():
     game = Game.new(seed=11)

@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.engine import DIRECTIONS, MAX_MOVES, CannotUndo, Game, InvalidState, check_stored, move
+from app.engine import CLASSIC, DIRECTIONS, CannotUndo, Game, InvalidState, check_stored
 from app.engine.game import OPTIONAL_STORED_KEYS, UNDO_DEPTH
 from app.engine.history import MAX_DIRECTIONS, Directions, positions, tiles_text
+from app.engine.sliding import move
 
 
 def played(game, count, rng=None):
@@ -27,8 +28,8 @@ def test_directions_round_trip_packed_and_as_letters(directions):
     for direction in directions:
         packed.append(direction)
     assert list(packed) == directions
-    assert list(Directions.from_text(packed.to_text())) == directions
-    assert list(Directions.from_letters(packed.to_letters())) == directions
+    assert list(Directions.from_text(packed.to_text(), CLASSIC)) == directions
+    assert list(Directions.from_letters(packed.to_letters(), CLASSIC)) == directions
     assert len(packed.packed) == -(-len(directions) // 4)
 
 
@@ -37,19 +38,19 @@ def test_a_hundred_thousand_moves_take_a_quarter_byte_each():
     for index in range(100_000):
         directions.append(DIRECTIONS[index * 7 % 4])
     assert len(directions.packed) == 25_000
-    assert Directions.from_text(directions.to_text()) == directions
+    assert Directions.from_text(directions.to_text(), CLASSIC) == directions
 
 
 @pytest.mark.parametrize("letters", ["x", "uxd", "U", 5, None, "u" * (MAX_DIRECTIONS + 1)])
 def test_bad_letters_are_refused(letters):
     with pytest.raises(InvalidState):
-        Directions.from_letters(letters)
+        Directions.from_letters(letters, CLASSIC)
 
 
 @pytest.mark.parametrize("text", ["", "3", "5:AA==", "1:not base64!", "-1:", None])
 def test_bad_stored_directions_are_refused(text):
     with pytest.raises(InvalidState):
-        Directions.from_text(text)
+        Directions.from_text(text, CLASSIC)
 
 
 def test_a_server_seeded_game_replays_exactly_and_is_verified():
@@ -69,8 +70,13 @@ def test_the_record_survives_the_session_round_trip():
 
 
 def test_a_restored_game_replays_from_its_start_but_is_not_verified():
-    forged = {"board": [[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4], "score": 90000, "won": False,
-              "keep_playing": False, "moves": 3}
+    forged = {
+        "board": [[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4],
+        "score": 90000,
+        "won": False,
+        "keep_playing": False,
+        "moves": 3,
+    }
     game = played(Game.from_state(forged), 20)
     assert game.start == forged
     assert Game.replay(game.seed, game.start, game.directions).to_state() == game.to_state()
@@ -89,8 +95,13 @@ def test_a_board_that_its_moves_do_not_make_is_not_verified():
 
 
 def test_a_replay_of_a_move_that_changes_nothing_is_refused():
-    corner = {"board": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], "score": 0, "won": False,
-              "keep_playing": False, "moves": 0}
+    corner = {
+        "board": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4],
+        "score": 0,
+        "won": False,
+        "keep_playing": False,
+        "moves": 0,
+    }
     assert Game.replay(1, corner, ["right"]).moves == 1
     with pytest.raises(InvalidState):
         Game.replay(1, corner, ["left"])
@@ -151,7 +162,7 @@ def test_a_damaged_copy_is_refused_on_its_way_in(change):
         ["18c0", 212, 1, False, 35],
         ["18c0", 212, False, None, 35],
         ["18c0", 212, False, False, "35"],
-        ["18c0", 212, False, False, MAX_MOVES + 1],
+        ["18c0", 212, False, False, CLASSIC.max_moves + 1],
         "18c0",
         None,
     ],
@@ -181,10 +192,12 @@ def test_the_tiles_a_game_placed_rebuild_every_position_without_the_seed():
     game = played(Game.new(), 300)
     tiles, verified = game.replayed()
     assert verified and len(tiles) == 2 + game.moves
-    boards = positions(None, game.directions, tiles)
+    boards = positions(None, game.directions, tiles, CLASSIC)
     replayed = [position.board for position, _tile in Game.replaying(game.seed, None, game.directions)]
     assert boards == replayed and boards[-1] == game.board
-    assert len(tiles_text(tiles)) == len(tiles) and set(tiles_text(tiles)) <= set("0123456789abcdefghijklmnopqrstuv")
+    assert len(tiles_text(tiles, CLASSIC)) == len(tiles) and set(tiles_text(tiles, CLASSIC)) <= set(
+        "0123456789abcdefghijklmnopqrstuv"
+    )
 
 
 def test_a_restored_game_records_one_tile_a_move():
@@ -193,19 +206,19 @@ def test_a_restored_game_records_one_tile_a_move():
     game = played(Game.from_state(start), 30)
     tiles, verified = game.replayed()
     assert not verified and len(tiles) == game.moves - 7
-    assert positions(start, game.directions, tiles)[-1] == game.board
+    assert positions(start, game.directions, tiles, CLASSIC)[-1] == game.board
 
 
 def test_moves_past_the_move_count_bound_still_draw_fresh_tiles():
     """A game restored at the highest move count plays on: each move draws its own tile, not the same one."""
     start = {"board": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], "score": 0, "won": False, "keep_playing": False,
-             "moves": MAX_MOVES}  # fmt: skip
+             "moves": CLASSIC.max_moves}  # fmt: skip
     game, rng, values = Game.from_state(start, seed=1), random.Random(5), []
     while len(values) < 40 and not game.over:
         outcome = game.play(rng.choice(DIRECTIONS))
         if outcome.moved:
             values.append(outcome.spawned[2])
-    assert game.moves == MAX_MOVES and len(values) == 40
+    assert game.moves == CLASSIC.max_moves and len(values) == 40
     assert 2 in values and 4 in values
 
 
@@ -219,11 +232,11 @@ def test_a_game_stored_before_games_had_an_id_reads_back():
 
 @given(st.lists(st.sampled_from(DIRECTIONS), min_size=1, max_size=40), st.integers(1, 40))
 def test_directions_taken_off_the_end_leave_the_rest_as_they_were(directions, taken):
-    packed = Directions.from_letters("".join(d[0] for d in directions))
+    packed = Directions.from_letters("".join(d[0] for d in directions), CLASSIC)
     taken = min(taken, len(directions))
     assert [packed.pop() for _ in range(taken)] == directions[::-1][:taken]
     assert list(packed) == directions[: len(directions) - taken]
-    assert packed == Directions.from_letters("".join(d[0] for d in directions[: len(directions) - taken]))
+    assert packed == Directions.from_letters("".join(d[0] for d in directions[: len(directions) - taken]), CLASSIC)
 
 
 def test_undo_goes_back_a_move_with_its_randomness_and_stays_verified():

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import time_machine
 
-from app.engine import DIRECTIONS, Game, move, pack
+from app.engine import DIRECTIONS, Game, pack
+from app.engine.sliding import move
 from tests.support.client_play import hall_of_fame, save
 from tests.support.foresight import foretelling, foretold_share, state_and_copy
 from tests.support.stored_sessions import forget
@@ -131,8 +132,9 @@ def test_attempts_that_move_differently_share_no_more_fours_than_chance(make_rec
     move's number, as other games are, they would share far more: the control shows the test can fail."""
     app = make_records_app()
     pairs, moves_each = 8, 150
-    attempts = [fours_shared(Attempt(app.test_client()), Attempt(app.test_client()), moves_each, pair)
-                for pair in range(pairs)]
+    attempts = [
+        fours_shared(Attempt(app.test_client()), Attempt(app.test_client()), moves_each, pair) for pair in range(pairs)
+    ]
     beyond, told = beyond_chance(attempts)
     assert not beyond, told
     control, told = beyond_chance([fours_shared(Local(seed), Local(seed), moves_each, seed) for seed in range(pairs)])
