@@ -33,7 +33,7 @@ def reference_move(board: int, direction: str) -> tuple[int, int]:
         grid = [list(col) for col in zip(*grid, strict=True)]
     if direction in ("right", "down"):
         grid = [row[::-1] for row in grid]
-    slides = [slide_line(tuple(row)) for row in grid]
+    slides = [slide_line(tuple(row), CLASSIC.max_exponent) for row in grid]
     result = [list(s.cells) for s in slides]
     if direction in ("right", "down"):
         result = [row[::-1] for row in result]
@@ -78,7 +78,7 @@ def test_every_line_of_the_ladder_moves_and_scores_as_the_rule_says():
     the row tables give the cells, and the boards' worth the points."""
     for line in itertools.product(range(CLASSIC.max_exponent + 1), repeat=4):
         row, reverse = line_bits(line), line[::-1]
-        towards_start, towards_end = slide_line(line), slide_line(reverse)
+        towards_start, towards_end = slide_line(line, CLASSIC.max_exponent), slide_line(reverse, CLASSIC.max_exponent)
         left = (line_bits(towards_start.cells), towards_start.gained)
         right = (line_bits(towards_end.cells[::-1]), towards_end.gained)
         assert (move(row, "left"), move(row, "right")) == (left, right), line
@@ -91,7 +91,7 @@ def test_every_line_of_the_ladder_moves_and_scores_as_the_rule_says():
 @given(boards, directions)
 def test_animation_tiles_rebuild_the_moved_board(board, direction):
     moved, gained = move(board, direction)
-    tiles = slide_tiles(board, direction)
+    tiles = slide_tiles(board, direction, CLASSIC)
     grid = [[0] * 4 for _ in range(4)]
     for tile in tiles:
         grid[tile["row"]][tile["col"]] = tile["value"]
@@ -123,7 +123,7 @@ def test_transpose_swaps_rows_and_columns(board):
 @unhurried
 @given(boards)
 def test_a_boards_forms_are_itself_turned_and_mirrored_and_each_has_the_same_forms(board):
-    """What a hint asked on a board turned or mirrored counts on (app/games.py): the board, its
+    """What a hint asked on a board turned or mirrored counts on (app/games/session.py): the board, its
     mirror and transpose among them, and every form names the same set."""
     forms = symmetries(board, CLASSIC)
     assert {board, mirror(board), transpose(board)} <= forms and len(forms) <= 8

@@ -6,9 +6,9 @@ from time import perf_counter
 import pytest
 from numba import njit
 
-from app.engine import CLASSIC, DIRECTIONS, GameFinished, empty_cells, pack, spawn, start_board, unpack
-from app.engine.board import CELL_SHIFTS, exponent_grid
-from app.engine.sliding import SLIDES, transpose, valid_moves
+from app.engine import CLASSIC, DIRECTIONS, GameFinished, empty_cells, pack, spawn, start_board, symmetries, unpack
+from app.engine.board import exponent_grid
+from app.engine.sliding import SLIDES, valid_moves
 from app.solver import NoValidMove, Solver, Weights, layout, search
 from app.solver.heuristic import build_table
 from app.solver.layout import BITS, TOP
@@ -29,7 +29,7 @@ def compiled_evaluate(x, lines):
 def from_search(value):
     """The engine's packed board of a board in the search's layout."""
     value &= (1 << 64) - 1
-    return sum((value >> (BITS * i) & TOP) << shift for i, shift in enumerate(CELL_SHIFTS))
+    return sum((value >> (BITS * i) & TOP) << shift for i, shift in enumerate(CLASSIC.shifts))
 
 
 def evaluate(table, board):
@@ -57,14 +57,6 @@ def random_play_boards(seed: int, games: int = 25) -> list[int]:
             boards.append(board)
             board, _, _ = spawn(SLIDES[rng.choice(moves)](board), rng, CLASSIC)
     return boards
-
-
-def mirror(board: int) -> int:
-    return pack([row[::-1] for row in unpack(board, CLASSIC)])
-
-
-def symmetries(board: int) -> set[int]:
-    return {board, mirror(board), transpose(board), mirror(transpose(board))}
 
 
 BOARDS = random_play_boards(2048)
@@ -185,7 +177,7 @@ def test_compiled_evaluation_equals_the_plain_one():
         assert compiled_evaluate(layout.to_search(board), table) == pytest.approx(evaluate(table, board))
 
 
-def test_evaluation_is_the_same_for_mirrored_and_transposed_boards():
+def test_evaluation_is_the_same_for_a_board_turned_and_mirrored():
     table = build_table(Weights())
     for board in MID_GAME:
         for symmetric in symmetries(board, CLASSIC):
