@@ -2,7 +2,7 @@
 (docs/architecture.md#how-a-verified-game-stays-fair: the second session).
 
 The session store keeps the board each live game that could still be verified stands on, past its
-first EARLY_MOVES moves (app/store/locking.py; app/games' position_of). A hint, auto-play, or
+first EARLY_MOVES moves (app/store/locking.py; app/games/session.py's position_of). A hint, auto-play, or
 a review's analysis asked on a board counts, at once, on each game of another session standing on
 that board, turned or mirrored alike, whatever score and move count it was typed in with: in the
 ``help_elsewhere`` table every replica shares, and on the game's record if it has one. Every record

@@ -7,7 +7,7 @@ after the day ends, so that anyone can check every game of the day against the c
 day's games draw each tile from their history (app/engine/game.py): the same directions bring
 everyone the same tiles, and a line nobody else played brings tiles no other attempt foretells.
 
-A fair attempt (app/games.py keeps the rules in play): no hint, auto-play or undo; a browser's first
+A fair attempt (app/games/session.py keeps the rules in play): no hint, auto-play or undo; a browser's first
 attempt of the day is ranked (a cookie of the browser's own, which each of its sessions sees, remembers
 the day), other attempts are practice, on tiles of their own; and at most DAILY_ADDRESS_LIMIT ranked
 attempts per client address a day, counted here in the records'

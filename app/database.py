@@ -43,7 +43,7 @@ from .errors import respond
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SCHEMA_REVISION = "0008"  # the newest migration in app/migrations/versions (a test keeps them equal)
+SCHEMA_REVISION = "0009"  # the newest migration in app/migrations/versions (a test keeps them equal)
 # What a database that is down, unreachable or not yet migrated raises.
 UNAVAILABLE = (OperationalError, InterfaceError, ProgrammingError)
 
@@ -111,7 +111,7 @@ class Record(db.Model):
 
 
 class HelpElsewhere(db.Model):
-    """Help given to a game from another session (app/games.py): a hint on one of its forks, or on the
+    """Help given to a game from another session (app/games/session.py): a hint on one of its forks, or on the
     board it stands on, is a hint on the game's position, so it counts on the game, and on its record
     (app/records.py)."""
 

@@ -9,7 +9,7 @@ A sealed copy (``seal``) is the game as the session stores it, without its seed,
 session (an evicted or expired session, a store that was emptied) the page sends it with its
 game, and ``unseal`` gives back the game as the server had it, seed and verification included.
 The copy holds only what the player has already seen, so it tells nothing of tiles to come;
-app/games decides whether it may be the game again or gives a fork (one game, one place).
+app/games/session.py decides whether it may be the game again or gives a fork (one game, one place).
 The server cannot tell the latest copy from an older one it sealed for the same game, so a game
 put back from a copy counts the restore, and is no longer "without help" (docs/deployment.md, Security).
 

@@ -65,7 +65,7 @@ class PlayedGame(Game):
     restores: int = 0  # times it was put back from a copy the server had sealed (see app/seals.py)
     undos: int = 0  # moves taken back
     seed_shown: bool = False  # a record of the game showed its seed: it can no longer go back
-    fork_of: str | None = None  # the id of the game this one was forked from (app/games)
+    fork_of: str | None = None  # the id of the game this one was forked from (app/games/session.py)
     day: str | None = None  # a day's game: its UTC date (YYYY-MM-DD) (app/daily.py)
     ranked: bool = False  # a day's game that counts on the day's leaderboard (app/daily.py)
 

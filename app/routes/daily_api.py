@@ -1,5 +1,5 @@
 """/api/daily: today's game, its commitment and its leaderboard. Thin routes: the day is app/daily.py's,
-the game in the session app/games.py's; moves, keep-playing and records go by the usual routes."""
+the game in the session app/games/session.py's; moves, keep-playing and records go by the usual routes."""
 
 from flask import Blueprint, request
 

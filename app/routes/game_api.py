@@ -1,11 +1,12 @@
 """/api/game: the session's game, its moves, hints and the copies the page keeps. Thin routes: each
-reads its request and answers with what app/games, which keeps the game's rules, did."""
+reads its request and answers with what app/games/session.py, which keeps the game's rules, did."""
 
 import re
 
 from flask import Blueprint, request
 
-from .. import games, limits
+from .. import limits
+from ..games import session as games
 from ..engine import CLASSIC, DIRECTIONS, InvalidState, check_count, slide_tiles
 from ..errors import ApiError
 from ..requests import json_object

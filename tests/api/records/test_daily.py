@@ -117,7 +117,7 @@ class Local:
     """A game of the engine, played the same way (for the control: tiles keyed on the move's number)."""
 
     def __init__(self, seed):
-        self.game = Game.new(seed, seed_chosen=False)
+        self.game = Game.new(seed)
         self.state = self.game.to_state()
 
     def play(self, direction):
@@ -206,7 +206,7 @@ def test_a_finished_daily_record_keeps_its_seed_and_moves_secret_until_the_day_i
     replay = client.get(f"/api/records/{record_id}").get_json()["replay"]
     assert replay["seed"] == int(previous["seed"]) and replay["start"] is None
     replayed = Game.replay(replay["seed"], None, [{"u": "up", "d": "down", "l": "left", "r": "right"}[letter]
-                                                  for letter in replay["directions"]], day=TODAY)  # fmt: skip
+                                                  for letter in replay["directions"]], by_history=True)  # fmt: skip
     assert replayed.to_state()["board"] == finished["board"] and replayed.score == finished["score"]
     assert client.get(f"/api/records/{record_id}").get_json()["verified"]
     yesterday = client.get(f"/api/daily/leaderboard?date={TODAY}").get_json()
