@@ -62,7 +62,8 @@ def mistakes(record_id):
 def hall_of_fame():
     """Verified records that are over, best score first: those without help from this server (no hint,
     no auto-play, no undo, never restored) unless ``helped=1`` (those with help) or ``without_help=0``
-    (every one) asks otherwise (records.requested_help)."""
+    (every one) asks otherwise (records.requested_help); of one board size, the classic 4x4 unless
+    ``size`` asks for another (records.requested_size)."""
     limit = query_number("limit", records.HALL_OF_FAME_SIZE, records.MAX_HALL_OF_FAME_SIZE, low=1)
-    helped = records.requested_help()
-    return {"records": [records.summary(record) for record in records.best_records(limit, helped)]}
+    best = records.best_records(limit, records.requested_help(), records.requested_size())
+    return {"records": [records.summary(record) for record in best]}
