@@ -6,9 +6,9 @@ import re
 from flask import Blueprint, request
 
 from .. import limits
-from ..games import session as games
 from ..engine import CLASSIC, DIRECTIONS, InvalidState, check_count, slide_tiles
 from ..errors import ApiError
+from ..games import session as games
 from ..requests import json_object
 
 bp = limits.api_routes(Blueprint("api", __name__, url_prefix="/api"))

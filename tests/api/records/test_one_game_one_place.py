@@ -12,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from app import records
-from app.games import session as games
 from app.engine import DIRECTIONS
+from app.games import session as games
 from tests.support.client_play import finish, hall_of_fame, save
 from tests.support.foresight import (
     Foreteller,
