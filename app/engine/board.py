@@ -39,7 +39,10 @@ def pack(grid, variant=None) -> int:
     """Board from a square list of rows of tile values (0 = empty); its variant is that of its
     size unless given."""
     variant = variant or VARIANTS[len(grid)]
-    return from_exponent_grid([[exponent_of(value) for value in row] for row in grid], variant)
+    grid = [[exponent_of(value) for value in row] for row in grid]
+    if max(map(max, grid)) > variant.max_exponent:
+        raise ValueError(f"a {variant.size}x{variant.size} board holds no tile past {variant.max_tile}")
+    return from_exponent_grid(grid, variant)
 
 
 def unpack(board: int, variant) -> list[list[int]]:

@@ -5,7 +5,7 @@ Anything malformed raises InvalidState with a message a person can act on, and
 nothing else: callers may pass arbitrary decoded JSON.
 """
 
-from .board import EXPONENT_BY_VALUE, max_tile
+from .board import EXPONENT_BY_VALUE, exponents, max_tile
 from .errors import InvalidState
 from .variant import JSON_EXACT, SIZES, VARIANTS
 
@@ -77,27 +77,31 @@ def check_board(board):
 
 
 def check_packed(text, variant) -> int:
-    """A board as a stored game keeps it, in hexadecimal: the variant's cells, at least one tile."""
+    """A board as a stored game keeps it, in hexadecimal: the variant's cells, each a tile of its
+    ladder or empty, at least one tile."""
     try:
         board = int(text, 16)
     except (TypeError, ValueError):
         raise InvalidState(f"a stored board must be hexadecimal, got {_shown(text)}") from None
     if not 0 < board < 1 << (variant.cell_bits * variant.cells):
         raise InvalidState(f"a stored board must hold {variant.cells} cells and a tile, got {_shown(text)}")
+    if max(exponents(board, variant)) > variant.max_exponent:
+        raise InvalidState(f"a stored board holds a tile past {variant.max_tile}, got {_shown(text)}")
     return board
 
 
 def check_earlier(value, variant) -> None:
     """A stored game's earlier positions, each ``[board as hex, score, won, keep_playing, moves]`` of
-    the right types and within their bounds (game.check_stored)."""
+    the right types and within their bounds (app/games/played.py's check_stored)."""
     if not isinstance(value, list):
         raise InvalidState("earlier positions must be a list")
     for entry in value:
         if not (isinstance(entry, list) and len(entry) == 5 and isinstance(entry[0], str)):
             raise InvalidState("an earlier position must be [board as hex, score, won, keep_playing, moves]")
-        check_packed(entry[0], variant)
+        board = check_packed(entry[0], variant)
         check_count("score", entry[1], variant.max_score)
-        check_bool("won", entry[2])
+        if not check_bool("won", entry[2]) and max_tile(board, variant) >= variant.goal:
+            raise InvalidState(f"an earlier position with a {variant.goal} tile or more must be won")
         check_bool("keep_playing", entry[3])
         check_count("moves", entry[4], variant.max_moves)
 

@@ -16,13 +16,14 @@ from typing import Annotated
 
 import msgspec
 
-from ..engine import CannotUndo, Game, InvalidState, variant_of
+from ..engine import CannotUndo, Game, InvalidState, max_tile, variant_of
 from ..engine.history import Directions
 from ..engine.state import check_count, check_earlier, check_packed, check_seed, parse_state
+from ..engine.variant import JSON_EXACT
 
 GAME_ID = r"^[A-Za-z0-9_-]{16}$"
 DAY = r"^\d{4}-\d{2}-\d{2}$"
-Count = Annotated[int, msgspec.Meta(ge=0)]
+Count = Annotated[int, msgspec.Meta(ge=0, le=JSON_EXACT)]
 GameId = Annotated[str, msgspec.Meta(pattern=GAME_ID)]
 Day = Annotated[str, msgspec.Meta(pattern=DAY)]
 
@@ -136,14 +137,14 @@ class PlayedGame(Game):
         try:
             kept = msgspec.convert(stored, StoredGame)
             variant = variant_of(kept.size)
-        except msgspec.ValidationError as error:
+            board, earlier = int(kept.board, 16), [(int(board, 16), *rest) for board, *rest in kept.earlier]
+        except (msgspec.ValidationError, ValueError) as error:
             raise InvalidState(f"not a stored game: {error}") from None
         by_history = kept.day is not None and kept.start is None
         return cls(
-            board=int(kept.board, 16), score=kept.score, won=kept.won, keep_playing=kept.keep_playing,
+            board=board, score=kept.score, won=kept.won, keep_playing=kept.keep_playing,
             moves=kept.moves, seed=kept.seed, variant=variant, start=kept.start,
-            directions=Directions.from_text(kept.directions, variant),
-            earlier=[(int(board, 16), *rest) for board, *rest in kept.earlier], by_history=by_history,
+            directions=Directions.from_text(kept.directions, variant), earlier=earlier, by_history=by_history,
             id=kept.id, seed_chosen=kept.seed_chosen, hints=kept.hints, autoplay=kept.autoplay,
             restores=kept.restores, undos=kept.undos, seed_shown=kept.seed_shown, fork_of=kept.fork_of,
             day=kept.day, ranked=kept.ranked,
@@ -176,6 +177,8 @@ def check_stored(stored) -> "PlayedGame":
     game = PlayedGame.from_stored(stored)
     variant = game.variant
     check_packed(stored["board"], variant)
+    if max_tile(game.board, variant) >= variant.goal and not game.won:
+        raise InvalidState(f"a board with a {variant.goal} tile or more must be won")
     for name, limit in (("score", variant.max_score), ("moves", variant.max_moves)):
         check_count(name, getattr(game, name), limit)
     check_seed(game.seed)
