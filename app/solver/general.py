@@ -2,15 +2,14 @@
 engine's general kernel, deepened pass by pass within the same time budget as the compiled search.
 
 A board is rated as the classic search rates it, line by line (heuristic.line_values on every row
-and column, each line's value kept once worked out), so its advice reads the same: empty cells,
+and column, the lines not seen yet worked out together, each value kept), so its advice reads the same: empty cells,
 merges, big tiles gathered at one end. A chance node weighs the tiles to come (a 2 at 0.9, a 4 at
 0.1) on at most SAMPLED_CELLS empty cells spread over the board: a large board has too many to try
 every one in time, and cells close together lead to much the same. Each pass looks one spawn
-deeper; a pass the deadline cuts off is dropped and the last finished pass's move stands, so a
-hint always gives a move that changes the board.
+deeper, up to the classic search's depth rule (solver.depth_limit); a pass the deadline cuts off is
+dropped and the last finished pass's move stands, so a hint always gives a move that changes the board.
 """
 
-from functools import lru_cache
 from operator import itemgetter
 from time import perf_counter
 
@@ -22,12 +21,11 @@ from app.engine.general import lines_of
 from app.engine.kernels import kernel_for
 
 from .heuristic import Weights, line_values
-from .solver import DEFAULT_BUDGET_MS, NoValidMove, Suggestion
+from .solver import DEFAULT_BUDGET_MS, FEWER_SPAWNS, MIN_SPAWNS, NoValidMove, Suggestion
 
 SAMPLED_CELLS = 6
 SPAWNS = ((1, 0.9), (2, 0.1))  # a new tile's exponent and its chance (engine/spawn.py)
-MAX_SPAWNS = 6  # passes beyond this are never reached within a hint's budget
-KEPT_LINES = 1 << 16
+KEPT_LINES = 1 << 16  # line values kept (some 10 MB at most); all are dropped when full
 
 
 class _OutOfTime(Exception):
@@ -41,12 +39,18 @@ class GeneralSolver:
         self.variant, self.kernel = variant, kernel_for(variant)
         lines = lines_of(variant.size)
         self._readers = [itemgetter(*line) for line in lines["left"] + lines["up"]]
-        self.loss = -weights.loss
-        self._line_value = lru_cache(maxsize=KEPT_LINES)(lambda line: float(line_values(np.array([line]), weights)[0]))
+        self.weights, self.loss = weights, -weights.loss
+        self._values: dict[tuple, float] = {}
 
     def evaluate(self, board: int) -> float:
-        flat, value = exponents(board, self.variant), self._line_value
-        return sum(value(read(flat)) for read in self._readers)
+        flat, values = exponents(board, self.variant), self._values
+        lines = [read(flat) for read in self._readers]
+        new = [line for line in lines if line not in values]
+        if new:
+            if len(values) + len(new) > KEPT_LINES:
+                values.clear()
+            values.update(zip(new, line_values(np.array(new), self.weights).tolist(), strict=True))
+        return sum(values[line] for line in lines)
 
     def suggest(self, board: int, budget_ms: float = DEFAULT_BUDGET_MS, started: float | None = None) -> Suggestion:
         """The best move of the deepest pass that finished within the budget (from ``started``, a
@@ -57,7 +61,8 @@ class GeneralSolver:
         if not after:
             raise NoValidMove("no move changes this board: the game is over")
         scores, spawns = {d: self.evaluate(moved) for d, moved in after.items()}, 0
-        for depth in range(1, MAX_SPAWNS + 1):
+        distinct = len(set(exponents(board, self.variant)) - {0})
+        for depth in range(1, max(MIN_SPAWNS, distinct - FEWER_SPAWNS) + 1):
             try:
                 scores = {d: self._chance(moved, depth, deadline) for d, moved in after.items()}
             except _OutOfTime:
@@ -85,5 +90,7 @@ class GeneralSolver:
         if not moves:
             return self.loss
         if not depth:
+            if perf_counter() > deadline:
+                raise _OutOfTime
             return max(map(self.evaluate, moves))
         return max(self._chance(moved, depth, deadline) for moved in moves)
