@@ -23,6 +23,7 @@ from flask import current_app, session
 
 from . import assistance, daily, hints, metrics, records, seals, store
 from .engine import CannotUndo, Game, GameFinished, InvalidState, MoveOutcome
+from .engine.state import given_seed
 from .errors import ApiError
 
 log = logging.getLogger(__name__)
@@ -36,9 +37,10 @@ LAST_MOVES = "last_moves"
 
 
 def new_game(seed=None):
-    """A new game: on the player's seed, or on the one its fresh id derives."""
+    """A new game: on the player's seed (a number, or its digits in a string), or on the one its fresh
+    id derives."""
     game_id = secrets.token_urlsafe(12)
-    game = Game.new(seed) if seed is not None else Game.new(seals.seed_for(game_id), seed_chosen=False)
+    game = Game.new(given_seed(seed)) if seed is not None else Game.new(seals.seed_for(game_id), seed_chosen=False)
     game.id = game_id
     return game
 
@@ -74,6 +76,15 @@ def start_daily():
     if not game.ranked:
         game = _game_at(game.start_state(), day)
     metrics.count("daily_games", ranked=str(game.ranked).lower())
+    return _begin(game)
+
+
+def start_archive(day):
+    """A revealed day's game played again in a new session: the day's board and tiles, on its public
+    seed (so chosen, never verified, and never ranked); it moves on after the reveal (_refuse_closed)."""
+    game = Game.new(seals.day_seed(day), seed_chosen=True, day=day)
+    game.id = secrets.token_urlsafe(12)
+    metrics.count("daily_games", ranked="false")
     return _begin(game)
 
 
@@ -119,8 +130,9 @@ def _refuse_help(game, what):
 
 
 def _refuse_closed(game):
-    """A day's game moves until its seed is revealed: then anyone could work out its tiles to come."""
-    if game.day is not None and daily.revealed(game.day):
+    """A day's game moves until its seed is revealed: then anyone could work out its tiles to come. A
+    game from the archive (start_archive), on the seed already public, moves on."""
+    if game.day is not None and not game.seed_chosen and daily.revealed(game.day):
         message = f"the game of {game.day} closed when its seed was revealed: it can be saved as it is"
         raise ApiError(409, "daily_closed", message, state=game.to_state())
 
@@ -273,11 +285,11 @@ def _count_on_others(game, **help_given):
     assistance.asked_on([game.board], besides={game.id, game.fork_of}, **help_given)
 
 
-def save_record(name):
-    """The session's game saved under ``name``: (record, created). A record of a game that is over
-    shows its seed, so the game can no longer take a move back."""
+def save_record(name, listed=True):
+    """The session's game saved under ``name`` (``listed`` or by its link only): (record, created). A
+    record of a game that is over shows its seed, so the game can no longer take a move back."""
     game = existing_game()
-    record, created = records.save(game, name)
+    record, created = records.save(game, name, listed)
     if record.over and not game.seed_shown:
         game.seed_shown = True
         save_game(game)

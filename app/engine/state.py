@@ -136,6 +136,14 @@ def check_seed(seed) -> int:
     return seed
 
 
+def given_seed(seed) -> int:
+    """A seed as JSON brings it in: a number, or its decimal digits in a string, as every answer
+    writes seeds (more digits than a JavaScript number holds exactly)."""
+    if isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= len(str(SEED_LIMIT)):
+        seed = int(seed)
+    return check_seed(seed)
+
+
 def check_stored_board(board) -> int:
     """A board as the server stored it, packed: in hexadecimal, or a list of rows (stored before boards
     were packed). Of the right form, but not held to the rules again (parse_state did that when the

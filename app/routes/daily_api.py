@@ -1,5 +1,6 @@
-"""/api/daily: today's game, its commitment and its leaderboard. Thin routes: the day is app/daily.py's,
-the game in the session app/games.py's; moves, keep-playing and records go by the usual routes."""
+"""/api/daily: today's game, its commitment and its leaderboard, and the archive of revealed days. Thin
+routes: the day is app/daily.py's, the game in the session app/games.py's; moves, keep-playing and
+records go by the usual routes."""
 
 from flask import Blueprint, request
 
@@ -18,19 +19,33 @@ def today():
 @bp.post("")
 @limits.per_address("DAILY_GAME_RATE_LIMIT")
 def start():
-    """Today's game in a new session: ranked for the browser's first attempt of the day, else practice."""
-    json_object()
+    """Today's game in a new session: ranked for the browser's first attempt of the day, else practice;
+    with ``date``, a revealed day's game from the archive, never ranked."""
+    date = json_object(optional={"date"}).get("date")
+    if date is not None:
+        return games.start_archive(daily.revealed_day(date)).to_state(), 201
     return games.start_daily().to_state(), 201
+
+
+@bp.get("/archive")
+def archive():
+    """The revealed days, newest first: each one's seed, ranked games over and par."""
+    return {"days": daily.archive(query_number("limit", daily.ARCHIVE_SIZE, daily.MAX_ARCHIVE_SIZE, low=1))}
 
 
 @bp.get("/leaderboard")
 def leaderboard():
-    """The day's ranked games that are over, best first, and the solver's par once computed."""
+    """The day's ranked games that are over, best first with their ranks and the solver's score after as
+    many moves, the spread of their largest tiles, and the solver's par once computed."""
     day = daily.requested_day(request.args.get("date", daily.today()))
     limit = query_number("limit", daily.LEADERBOARD_SIZE, daily.MAX_LEADERBOARD_SIZE, low=1)
     par = daily.par(day)
     return {
         **daily.about(day),
-        "records": [records.summary(record) for record in daily.leaderboard(day, limit)],
+        "records": [
+            {**records.summary(record), "rank": rank, "par": daily.par_after(par, record.moves)}
+            for rank, record in daily.leaderboard(day, limit)
+        ],
+        "tiles": daily.spread(day),
         "par": None if par is None else par.score,
     }

@@ -66,7 +66,7 @@ def same_api(source, copy, ids):
         assert shown == one.get(f"/api/records/{record_id}").get_json()
         replay = shown["replay"]
         if replay["seed"] is not None:  # over: the seed shows, and replays the game from it
-            game = Game.replay(replay["seed"], replay["start"], Directions.from_letters(replay["directions"]))
+            game = Game.replay(int(replay["seed"]), replay["start"], Directions.from_letters(replay["directions"]))
             assert (game.score, game.moves, game.over) == (shown["score"], shown["moves"], True)
             assert boards(shown)[-1] == game.to_state()["board"]
 
