@@ -5,6 +5,7 @@ records go by the usual routes."""
 from flask import Blueprint, request
 
 from .. import daily, database, games, limits, records
+from ..engine import MAX_MOVES
 from ..requests import json_object, query_number
 
 bp = database.uses_records(limits.api_routes(Blueprint("daily_api", __name__, url_prefix="/api/daily")))
@@ -31,6 +32,17 @@ def start():
 def archive():
     """The revealed days, newest first: each one's seed, ranked games over and par."""
     return {"days": daily.archive(query_number("limit", daily.ARCHIVE_SIZE, daily.MAX_ARCHIVE_SIZE, low=1))}
+
+
+@bp.get("/par")
+def par():
+    """The solver's score on the day after ``moves`` moves, beside a player's result of as many, and
+    its whole game's (each null until ``flask daily par`` has played the day)."""
+    day = daily.requested_day(request.args.get("date", daily.today()))
+    moves = query_number("moves", 0, MAX_MOVES)
+    kept = daily.par(day)
+    whole = None if kept is None else kept.score
+    return {"date": day, "moves": moves, "score": daily.par_after(kept, moves), "par": whole}
 
 
 @bp.get("/leaderboard")

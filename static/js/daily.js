@@ -33,6 +33,7 @@ let today = null; // GET /api/daily's answer
 let shown = { day: null, ranked: false }; // the game on the board, as the server last said: its day, whether ranked
 let target = 0; // when the next day starts, by this browser's clock
 let pastDay = null; // the archive's day the next game starts on (null: today's game)
+let parAsked = null; // the finished game whose solver's score after as many moves was asked for
 
 function remember(key, value) {
   try {
@@ -250,6 +251,19 @@ async function refresh() {
   }
 }
 
+/** Beside a finished game, the solver's score after as many moves on its day, once its par is played. */
+async function showResultPar(state) {
+  const asked = `${shown.day}:${state.moves}`;
+  if (asked === parAsked) return;
+  parAsked = asked;
+  const line = $('result-par');
+  line.hidden = true;
+  const par = await withBoundedRetry(() => server.call('GET', `/daily/par?date=${shown.day}&moves=${state.moves}`));
+  if (par.score === null || parAsked !== asked) return;
+  line.textContent = fill(messages.resultPar, { moves: format(par.moves), score: format(par.score), par: format(par.par) });
+  line.hidden = false;
+}
+
 const say = (text) => {
   $('daily-saved').textContent = text;
 };
@@ -310,6 +324,7 @@ game.onStateChange((state) => {
   if (isFinished(state) && shown.day && today) {
     markPlayed(shown.day, fromArchive() ? ARCHIVE_KEY : undefined);
     showDay();
+    showResultPar(state).catch(() => {});
     if (fromArchive()) showArchive().catch(() => {});
   }
   if (state.over && shown.day) import('./past-games.js').then((m) => m.keepPastGame(state, api));

@@ -11,6 +11,7 @@ import time_machine
 from playwright.sync_api import expect
 
 from tests.support.game_page import axe_violations, load, put_game, wait_idle
+from tests.support.screenshots import daily_game as screenshot_game
 
 from .test_daily import (
     SCREENS,
@@ -25,9 +26,11 @@ pytestmark = pytest.mark.e2e
 
 WORDS = {
     "en": {"archive": "A past day's game", "played": "played", "ranked": "ranked games: 1", "you": "(you)",
+           "solver": "The solver, after as many moves",
            "rule": "one missed day in any seven", "listed": "Saved and listed in the hall of fame.",
            "unlisted": "Saved, not listed.", "note": "public hall of fame"},
     "cs": {"archive": "Hra minulého dne", "played": "odehráno", "ranked": "hodnocených her: 1", "you": "(vy)",
+           "solver": "Řešitel po stejném počtu tahů",
            "rule": "jeden vynechaný den v kterýchkoli sedmi", "listed": "Uloženo a zapsáno do síně slávy.",
            "unlisted": "Uloženo, bez zápisu do síně slávy.", "note": "veřejné síně slávy"},
 }  # fmt: skip
@@ -39,7 +42,8 @@ def in_language(page, base_url, language):
 
 
 @pytest.mark.parametrize(("language", "screen"), CASES)
-def test_a_past_day_is_played_to_its_end_from_the_archive_after_its_spread(page, base_url, language, screen):
+def test_a_past_day_is_played_to_its_end_from_the_archive_after_its_spread(page, base_url, live_app, language,
+                                                                          screen):  # fmt: skip
     words = WORDS[language]
     page.set_viewport_size(SCREENS[screen])
     in_language(page, base_url, language)
@@ -63,7 +67,11 @@ def test_a_past_day_is_played_to_its_end_from_the_archive_after_its_spread(page,
         played_day = daily_game(page)["daily"]
 
     with time_machine.travel(day_in_future(offset + 1), tick=True):  # the day is revealed: in the archive
+        played = live_app.test_cli_runner().invoke(args=["daily", "par", "--budget-ms", "1"])
+        assert played.exit_code == 0, played.output
         open_daily(page)
+        yesterday = page.get_by_test_id("yesterday-board").get_by_test_id("leaderboard-row")
+        expect(yesterday.locator("td").last).to_have_text(re.compile(r"^\d[\d\s,]*$"))  # the solver's, as many moves
         day = page.get_by_test_id("archive-day").first
         expect(day).to_contain_text(words["ranked"])
         expect(day).to_have_attribute("data-played", "true")  # played on its day
@@ -76,7 +84,24 @@ def test_a_past_day_is_played_to_its_end_from_the_archive_after_its_spread(page,
         assert daily_game(page)["over"]
         assert page.evaluate("() => JSON.parse(localStorage.getItem('daily:again'))") == [played_day]
         expect(page.get_by_test_id("archive-day").first).to_contain_text(words["played"])
+        expect(page.get_by_test_id("result-par")).to_contain_text(words["solver"])
         assert axe_violations(page) == []
+
+
+def test_equal_scores_share_a_rank_shown_as_such(page, playwright, base_url):
+    """Two other browsers play the day alike (the same moves: the same tiles), a third otherwise."""
+    with time_machine.travel(day_in_future(80), tick=True):
+        for name, seed in (("Cyril", 5), ("Bára", 5), ("Adam", 6)):
+            request = playwright.request.new_context(base_url=base_url)
+            screenshot_game(request, name, seed)
+            request.dispose()
+        open_daily(page)
+        rows = page.get_by_test_id("today-board").get_by_test_id("leaderboard-row")
+        expect(rows).to_have_count(3)
+        ranks = {row.locator(".name").inner_text(): row.locator(".rank").inner_text() for row in rows.all()}
+        tied = [name for name, rank in ranks.items() if rank.startswith("=")]
+        assert tied == ["Bára", "Cyril"] and ranks["Bára"] == ranks["Cyril"]  # by name, whoever finished first
+        assert ranks["Adam"] in ("1", "3") and ranks["Bára"] == ("=1" if ranks["Adam"] == "3" else "=2")
 
 
 @pytest.mark.parametrize(("language", "screen"), CASES)

@@ -70,6 +70,8 @@ def test_each_row_shows_the_solvers_score_after_as_many_moves(make_records_app, 
     app = make_records_app()
     record_id, state = ranked_game(app, "Ann", 3, "10.0.2.1")
     assert leaderboard(app)["records"][0]["par"] is None  # no par before the day is revealed and played
+    nothing = app.test_client().get(f"/api/daily/par?date={TODAY}&moves=10").get_json()
+    assert nothing == {"date": TODAY, "moves": 10, "score": None, "par": None}
     quick = lambda board, _budget: SimpleNamespace(direction=first_moving(board))  # noqa: E731
     monkeypatch.setattr(par_module, "_suggestion", quick)
     clock.move_to(REVEALED)
@@ -87,6 +89,10 @@ def test_each_row_shows_the_solvers_score_after_as_many_moves(make_records_app, 
     (row,) = board["records"]
     assert row["id"] == record_id and row["moves"] == state["moves"]
     assert row["par"] == after.get(state["moves"], solver.score)  # past the solver's end: its whole game
+    for moves in (0, 1, solver.moves // 2, solver.moves, solver.moves + 5):
+        beside = app.test_client().get(f"/api/daily/par?date={TODAY}&moves={moves}").get_json()
+        assert beside == {"date": TODAY, "moves": moves, "score": after.get(moves, solver.score), "par": solver.score}
+    assert app.test_client().get(f"/api/daily/par?date={TODAY}&moves=-1").status_code == 400
 
 
 def test_the_archive_lists_the_revealed_days_newest_first(make_records_app, clock):  # noqa: F811
