@@ -24,6 +24,7 @@ const lang = document.documentElement.lang || undefined;
 const format = numberFormat();
 const DAY_KEY = 'daily:day'; // the day of the game kept under the daily names
 const MINE_KEY = 'daily:mine'; // the ids of the records saved here, marked on the leaderboards
+const ARCHIVE_DAYS = 7; // the past days offered to play again
 const EMPTY = [0, 0, 0, 0];
 const NO_GAME = { board: [EMPTY, EMPTY, EMPTY, EMPTY], score: 0, won: false, over: false, keep_playing: false, moves: 0 };
 
@@ -134,7 +135,10 @@ function rankText(record, records) {
   return `${shared ? '=' : ''}${format(record.rank)}`;
 }
 
-/** A leaderboard's rows (the API's records) in its table; yesterday's names lead to their replays. */
+/**
+ * A leaderboard's rows (the API's records) in its table; yesterday's names lead to their replays,
+ * and its table has a column for the solver's score after as many moves.
+ */
 function showBoard(id, records, linked) {
   const table = $(id);
   const labels = [...table.tHead.rows[0].cells].map((cell) => cell.textContent);
@@ -146,7 +150,7 @@ function showBoard(id, records, linked) {
     const name = linked ? Object.assign(document.createElement('a'), { href: `/records/${record.id}`, textContent: record.name }) : record.name;
     const par = record.par === null ? '–' : format(record.par);
     const cells = [rankText(record, records), name, format(record.score), format(record.max_tile), format(record.moves), par];
-    row.append(...cells.map((value, column) => {
+    row.append(...cells.slice(0, labels.length).map((value, column) => {
       const cell = document.createElement('td');
       cell.setAttribute('role', 'cell');
       cell.className = ['rank', 'name', 'score', '', '', ''][column];
@@ -178,10 +182,10 @@ function showSpread(tiles) {
     row.dataset.testid = 'spread-row';
     const head = Object.assign(document.createElement('th'), { scope: 'row', textContent: format(tile) });
     const bar = Object.assign(document.createElement('span'), { className: 'spread-bar' });
-    bar.style.width = `${(count / most) * 100}%`;
+    bar.style.width = `calc(${count / most} * (100% - 5em))`; // room for the count and "(you)" beside it
     bar.setAttribute('aria-hidden', 'true');
     const cell = document.createElement('td');
-    cell.append(bar, ` ${format(count)}`);
+    cell.append(bar, format(count));
     if (tile === own) {
       row.classList.add('mine');
       cell.append(` (${messages.you})`);
@@ -195,7 +199,7 @@ function showSpread(tiles) {
 /** The archive: the revealed days, newest first, each with a button that plays it again; the days
  * played here (on the day or again) marked. */
 async function showArchive() {
-  const { days } = await withBoundedRetry(() => server.call('GET', '/daily/archive?limit=14'));
+  const { days } = await withBoundedRetry(() => server.call('GET', `/daily/archive?limit=${ARCHIVE_DAYS}`));
   const played = new Set([...playedDays(), ...playedDays(ARCHIVE_KEY)]);
   $('archive').replaceChildren(...days.map((day) => {
     const item = document.createElement('li');
