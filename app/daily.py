@@ -111,9 +111,20 @@ def info(game=None) -> dict:
         "commitment": commitment(day),
         "ends_in": seconds_until(_midnight_after(day)),
         "previous": {**about(yesterday), "reveals_in": seconds_until(reveal_time(yesterday))},
-        "game": None if game is None or game.day is None else {**game.to_state(), "helped": game.helped},
+        "game": None if game is None or game.day is None else answer(game),
         "next_ranked": _browser_may_rank(day) and _ranked_left(day, _address()) > 0,
     }
+
+
+def from_archive(game) -> bool:
+    """Whether ``game`` is a revealed day's played again (games.start_archive): on the day's seed, public
+    now, so held as a seed the player chose."""
+    return game.day is not None and game.seed_chosen
+
+
+def answer(game) -> dict:
+    """A day's game as /api/daily answers it: its state, whether it had help, and whether it is from the archive."""
+    return {**game.to_state(), "helped": game.helped, "archive": from_archive(game)}
 
 
 def _browser_may_rank(day: str) -> bool:

@@ -132,7 +132,7 @@ def _refuse_help(game, what):
 def _refuse_closed(game):
     """A day's game moves until its seed is revealed: then anyone could work out its tiles to come. A
     game from the archive (start_archive), on the seed already public, moves on."""
-    if game.day is not None and not game.seed_chosen and daily.revealed(game.day):
+    if game.day is not None and not daily.from_archive(game) and daily.revealed(game.day):
         message = f"the game of {game.day} closed when its seed was revealed: it can be saved as it is"
         raise ApiError(409, "daily_closed", message, state=game.to_state())
 

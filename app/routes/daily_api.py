@@ -23,9 +23,8 @@ def start():
     """Today's game in a new session: ranked for the browser's first attempt of the day, else practice;
     with ``date``, a revealed day's game from the archive, never ranked."""
     date = json_object(optional={"date"}).get("date")
-    if date is not None:
-        return games.start_archive(daily.revealed_day(date)).to_state(), 201
-    return games.start_daily().to_state(), 201
+    game = games.start_daily() if date is None else games.start_archive(daily.revealed_day(date))
+    return daily.answer(game), 201
 
 
 @bp.get("/archive")

@@ -31,7 +31,8 @@ const NO_GAME = { board: [EMPTY, EMPTY, EMPTY, EMPTY], score: 0, won: false, ove
 const server = createApi(apiRoot, { 'X-Game': 'daily' });
 const recordsApi = createRecordsApi(apiRoot, { 'X-Game': 'daily' });
 let today = null; // GET /api/daily's answer
-let shown = { day: null, ranked: false }; // the game on the board, as the server last said: its day, whether ranked
+// The game on the board, as the server last said: its day, whether ranked, whether a past day's from the archive.
+let shown = { day: null, ranked: false, archive: false };
 let target = 0; // when the next day starts, by this browser's clock
 let pastDay = null; // the archive's day the next game starts on (null: today's game)
 let parAsked = null; // the finished game whose solver's score after as many moves was asked for
@@ -55,10 +56,14 @@ function recall(key, fallback) {
 const timeOfDay = (moment) => new Intl.DateTimeFormat(lang, { timeStyle: 'short' }).format(moment);
 const isNoGame = (state) => !state || state.board.every((row) => row.every((value) => value === 0));
 
-/** An answer with a game in it tells which day's game the board shows, and whether it is ranked. */
+/**
+ * An answer with a game in it tells which day's game the board shows, and whether it is ranked; the
+ * answers that start or find a day's game (/api/daily's) say whether it is from the archive too.
+ */
 function noted(answer) {
   if (answer && Array.isArray(answer.board)) {
-    shown = answer.daily ? { day: answer.daily, ranked: !!answer.ranked } : { day: null, ranked: false };
+    const archive = answer.archive ?? (answer.daily === shown.day && shown.archive);
+    shown = answer.daily ? { day: answer.daily, ranked: !!answer.ranked, archive } : { day: null, ranked: false, archive: false };
     if (shown.day) remember(DAY_KEY, shown.day);
   }
   return answer;
@@ -89,26 +94,22 @@ const api = {
 const screen = createScreen(document, messages, () => game.updateBusy());
 const game = createGame({ ...screen, api, storage, messages, maxBatch });
 
-/** Whether the game shown is a past day's from the archive (its day revealed: never ranked). */
-const fromArchive = () => !!(today && shown.day && shown.day !== today.date
-  && !(shown.day === today.previous.date && today.previous.seed === null));
-
 const longDate = (day) => new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
 
 /** The words above the board and the start button, for the game shown and the day. */
 function showStatus(state) {
   const status = $('daily-status');
   const start = $('daily-start');
-  const yesterday = today && shown.day === today.previous.date && !fromArchive();
+  const yesterday = today && shown.day === today.previous.date && !shown.archive;
   const finished = isFinished(state);
   if (isNoGame(state)) status.textContent = status.dataset.intro ??= status.textContent;
   else if (!shown.day) status.textContent = messages.notToday;
-  else if (fromArchive()) status.textContent = fill(messages.archiveGame, { date: longDate(shown.day) });
+  else if (shown.archive) status.textContent = fill(messages.archiveGame, { date: longDate(shown.day) });
   else if (yesterday && !finished) {
     const closes = new Date(Date.now() + today.previous.reveals_in * 1000);
     status.textContent = fill(messages.yesterdayGame, { time: timeOfDay(closes) });
   } else status.textContent = shown.ranked ? messages.ranked : messages.practice;
-  start.hidden = !(isNoGame(state) || !shown.day || finished || yesterday || fromArchive());
+  start.hidden = !(isNoGame(state) || !shown.day || finished || yesterday || shown.archive);
   start.textContent = today && today.next_ranked ? messages.startRanked : messages.startPractice;
   $('daily-result').hidden = !(finished && shown.day);
 }
@@ -326,10 +327,10 @@ $('record-name').value = loadRecordName();
 game.onStateChange((state) => {
   showStatus(state);
   if (isFinished(state) && shown.day && today) {
-    markPlayed(shown.day, fromArchive() ? ARCHIVE_KEY : undefined);
+    markPlayed(shown.day, shown.archive ? ARCHIVE_KEY : undefined);
     showDay();
     showResultPar(state).catch(() => {});
-    if (fromArchive()) showArchive().catch(() => {});
+    if (shown.archive) showArchive().catch(() => {});
   }
   if (state.over && shown.day) import('./past-games.js').then((m) => m.keepPastGame(state, api));
 });

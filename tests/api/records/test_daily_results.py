@@ -111,12 +111,18 @@ def test_the_archive_lists_the_revealed_days_newest_first(make_records_app, cloc
 
 def test_a_revealed_day_is_played_again_on_its_board_and_tiles_never_ranked(make_records_app, clock):  # noqa: F811
     app = make_records_app()
-    ranked_id, ranked = ranked_game(app, "Ann", 4, "10.0.4.1")
+    player = app.test_client()
+    assert start(player, environ_base={"REMOTE_ADDR": "10.0.4.1"})["archive"] is False
+    ranked = finish(player, random.Random(4))
+    ranked_id = save(player, "Ann")
     clock.move_to(REVEALED)
+    assert player.get("/api/daily").get_json()["game"]["archive"] is False  # the day's own game, closed now
     again = app.test_client()
     reply = again.post("/api/daily", json={"date": TODAY}, environ_base={"REMOTE_ADDR": "10.0.4.1"})
     assert reply.status_code == 201, reply.get_json()
-    assert (reply.get_json()["daily"], reply.get_json()["ranked"]) == (TODAY, False)
+    started = reply.get_json()
+    assert (started["daily"], started["ranked"], started["archive"]) == (TODAY, False, True)
+    assert again.get("/api/daily").get_json()["game"]["archive"] is True
     state = finish(again, random.Random(4))  # the same moves as the ranked game: the same tiles
     assert (state["board"], state["score"], state["moves"]) == (ranked["board"], ranked["score"], ranked["moves"])
     shown = again.get(f"/api/records/{save(again, 'Ann again')}").get_json()
