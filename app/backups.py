@@ -39,7 +39,7 @@ from . import daily, datafiles, records
 from .database import UNAVAILABLE, Record, Review, db, migrate_schema
 from .engine import CLASSIC, InvalidState, max_tile, unpack, variant_of
 from .engine.history import Directions, positions, tiles_from_text
-from .engine.state import check_bool, check_count, check_seed
+from .engine.state import check_bool, check_count, given_seed
 from .errors import ApiError
 from .games.played import PlayedGame, check_day, check_id
 from .review import directions_of, fault, finite_number
@@ -49,11 +49,11 @@ READ_BATCH = 500  # records' keys read at a time by an export, which then reads 
 MAX_LINE = 16 * 2**20  # bytes: far more than the longest game's line with every position reviewed
 # The record's own columns, written as they are; then what the line adds to them.
 COLUMNS = ("id", "name", "score", "max_tile", "moves", "verified", "hints", "autoplay", "restores", "undos", "over",
-           "game_id", "day", "ranked", "size")  # fmt: skip
+           "game_id", "day", "ranked", "listed", "size")  # fmt: skip
 FIELDS = (*COLUMNS, "created", "seed", "start", "directions", "tiles", "board", "reviews")
-# What a line written before records knew their day, or hosts could take records down, leaves out,
-# and the value it means.
-EARLIER_FIELDS = {"day": None, "ranked": False, "hidden": False, "size": CLASSIC.size}
+# What a line written before records knew their day, hosts could take records down or records could be
+# shared unlisted, leaves out, and the value it means.
+EARLIER_FIELDS = {"day": None, "ranked": False, "hidden": False, "listed": True, "size": CLASSIC.size}
 REVIEW_FIELDS = ("position", "best", "loss", "scores", "mistake")
 
 cli = AppGroup("records", help="Back up and restore the records (JSON lines).")
@@ -302,9 +302,10 @@ def _replayed(line):
     variant = variant_of(line["size"])
     directions = Directions.from_letters(line["directions"], variant)
     day = check_day(line["day"])
-    if day is not None and line["start"] is None and check_seed(line["seed"]) != daily.seed(day):
+    seed = given_seed(line["seed"])  # a string of digits, or a number as backups once wrote it
+    if day is not None and line["start"] is None and seed != daily.seed(day):
         raise Refused(f"its seed is not this server's seed of {day} (a backup of a server with another key?)")
-    game, tiles = PlayedGame.replayed_record(check_seed(line["seed"]), line["start"], directions, variant, day)
+    game, tiles = PlayedGame.replayed_record(seed, line["start"], directions, variant, day)
     replayed = {"score": game.score, "moves": game.moves, "max_tile": max_tile(game.board, variant),
                 "board": unpack(game.board, variant), "over": game.over, "start": game.start}  # fmt: skip
     for field, value in replayed.items():
@@ -322,6 +323,7 @@ def _replayed(line):
     record = Record(id=line["id"], game_id=check_id(line["game_id"]), created=_moment(line["created"]))
     records.fill(record, game, line["name"], tiles, line["verified"])
     record.hidden = check_bool("hidden", line["hidden"])  # taken down by the host, and kept so
+    record.listed = check_bool("listed", line["listed"])  # shared by its link only
     return record, _reviews(line["reviews"], record.id, len(directions))
 
 

@@ -43,7 +43,7 @@ from .errors import respond
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SCHEMA_REVISION = "0009"  # the newest migration in app/migrations/versions (a test keeps them equal)
+SCHEMA_REVISION = "0010"  # the newest migration in app/migrations/versions (a test keeps them equal)
 # What a database that is down, unreachable or not yet migrated raises.
 UNAVAILABLE = (OperationalError, InterfaceError, ProgrammingError)
 
@@ -84,6 +84,8 @@ class Record(db.Model):
     # Taken down by the host (flask records hide, app/moderation.py): out of every list, its page and API 410.
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     size: Mapped[int] = mapped_column(Integer, default=CLASSIC.size)  # the board's side (engine/variant.py)
+    # Shared by its link only (POST /api/records with "listed": false): in no list, hall of fame or day's.
+    listed: Mapped[bool] = mapped_column(Boolean, default=True)
 
     __table_args__ = (
         Index("records_hall_of_fame", "size", "verified", "score"),
@@ -158,6 +160,8 @@ class DailyPar(db.Model):
     max_tile: Mapped[int] = mapped_column(Integer)
     moves: Mapped[int] = mapped_column(BigInteger)
     budget_ms: Mapped[float] = mapped_column(Float)
+    # The solver's score after each move, four bytes each (app/par.py); None for a par kept before it.
+    scores: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
     computed: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 

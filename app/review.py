@@ -121,6 +121,16 @@ def biggest_mistakes(record_id: str, limit: int) -> list[Review]:
     return heapq.nsmallest(limit, costly, key=lambda r: (-share_lost(r.loss, r.scores[r.best]), r.position))
 
 
+def next_position(record: Record) -> int | None:
+    """Where the review of the whole game goes on: the first position not analysed among the last
+    REVIEW_RANGE (games are lost at their end, so the first list of mistakes holds the end game's),
+    then the first from the start; None once every position is."""
+    done = set(db.session.scalars(select(Review.position).where(Review.record_id == record.id)))
+    end = record.direction_count
+    last = max(end - int(current_app.config["REVIEW_RANGE"]), 0)
+    return next((p for p in (*range(last, end), *range(last)) if p not in done), None)
+
+
 def analysed(record_id: str) -> int:
     return db.session.query(Review).filter_by(record_id=record_id).count()
 

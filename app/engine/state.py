@@ -112,6 +112,14 @@ def check_seed(seed) -> int:
     return seed
 
 
+def given_seed(seed) -> int:
+    """A seed as JSON brings it in: a number, or its decimal digits in a string, as every answer
+    writes seeds (more digits than a JavaScript number holds exactly)."""
+    if isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= len(str(SEED_LIMIT)):
+        seed = int(seed)
+    return check_seed(seed)
+
+
 def parse_state(state) -> dict:
     """Validated Game fields (board packed, its variant) from a state from outside."""
     check_keys(state, STATE_KEYS)

@@ -23,6 +23,7 @@ from flask import current_app, session
 
 from .. import assistance, daily, hints, metrics, records, seals, store
 from ..engine import CLASSIC, CannotUndo, GameFinished, InvalidState, MoveOutcome, variant_of
+from ..engine.state import given_seed
 from ..errors import ApiError
 from .played import PlayedGame
 
@@ -37,10 +38,11 @@ LAST_MOVES = "last_moves"
 
 
 def new_game(seed=None, variant=CLASSIC):
-    """A new game of ``variant``: on the player's seed, or on the one its fresh id derives."""
+    """A new game of ``variant``: on the player's seed (a number, or its digits in a string), or on the
+    one its fresh id derives."""
     game_id = secrets.token_urlsafe(12)
     if seed is not None:
-        return PlayedGame.begin(game_id, seed, variant, seed_chosen=True)
+        return PlayedGame.begin(game_id, given_seed(seed), variant, seed_chosen=True)
     return PlayedGame.begin(game_id, seals.seed_for(game_id), variant, seed_chosen=False)
 
 
@@ -78,6 +80,14 @@ def start_daily():
     if not game.ranked:
         game = _game_at(game.start_state(), day)
     metrics.count("daily_games", ranked=str(game.ranked).lower())
+    return _begin(game)
+
+
+def start_archive(day):
+    """A revealed day's game played again in a new session: the day's board and tiles, on its public
+    seed (so chosen, never verified, and never ranked); it moves on after the reveal (_refuse_closed)."""
+    game = PlayedGame.begin(secrets.token_urlsafe(12), seals.day_seed(day), CLASSIC, seed_chosen=True, day=day)
+    metrics.count("daily_games", ranked="false")
     return _begin(game)
 
 
@@ -123,8 +133,9 @@ def _refuse_help(game, what):
 
 
 def _refuse_closed(game):
-    """A day's game moves until its seed is revealed: then anyone could work out its tiles to come."""
-    if game.day is not None and daily.revealed(game.day):
+    """A day's game moves until its seed is revealed: then anyone could work out its tiles to come. A
+    game from the archive (start_archive), on the seed already public, moves on."""
+    if game.day is not None and not daily.from_archive(game) and daily.revealed(game.day):
         message = f"the game of {game.day} closed when its seed was revealed: it can be saved as it is"
         raise ApiError(409, "daily_closed", message, state=game.to_state())
 
@@ -275,11 +286,11 @@ def _count_on_others(game, **help_given):
     assistance.asked_on([game.board], game.variant, besides={game.id, game.fork_of}, **help_given)
 
 
-def save_record(name):
-    """The session's game saved under ``name``: (record, created). A record of a game that is over
-    shows its seed, so the game can no longer take a move back."""
+def save_record(name, listed=True):
+    """The session's game saved under ``name`` (``listed`` or by its link only): (record, created). A
+    record of a game that is over shows its seed, so the game can no longer take a move back."""
     game = existing_game()
-    record, created = records.save(game, name)
+    record, created = records.save(game, name, listed)
     if record.over and not game.seed_shown:
         game.seed_shown = True
         save_game(game)

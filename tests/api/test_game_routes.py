@@ -52,7 +52,7 @@ def test_the_same_seed_and_moves_give_the_same_game(app):
 @pytest.mark.parametrize(
     "body",
     [
-        {"seed": "7"},
+        {"seed": "seven"},  # a seed in a string is its decimal digits
         {"seed": True},
         {"seed": 1.5},
         {"seed": -1},

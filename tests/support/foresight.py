@@ -45,11 +45,12 @@ def play_randomly(client, count, seed=4):
 
 
 class Foreteller:
-    """The tiles a seed foretells for a game (as Game.replaying draws them), from the position
-    ``start`` and ``directions`` make on: what a player who read the seed could know."""
+    """The tiles a seed (decimal digits, as the API shows it) foretells for a game (as Game.replaying
+    draws them), from the position ``start`` and ``directions`` make on: what a player who read the
+    seed could know."""
 
     def __init__(self, seed, start, directions):
-        self.game = Game.replay(seed, start, directions)
+        self.game = Game.replay(int(seed), start, directions)
 
     def tile(self, board, direction):
         """The tile the move from ``board`` would bring: the foretold game is put on that board first."""

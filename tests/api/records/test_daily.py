@@ -204,8 +204,8 @@ def test_a_finished_daily_record_keeps_its_seed_and_moves_secret_until_the_day_i
     assert previous["date"] == TODAY and previous["commitment"] == commitment
     assert hashlib.sha256(previous["seed"].encode("ascii")).hexdigest() == commitment
     replay = client.get(f"/api/records/{record_id}").get_json()["replay"]
-    assert replay["seed"] == int(previous["seed"]) and replay["start"] is None
-    replayed = Game.replay(replay["seed"], None, [{"u": "up", "d": "down", "l": "left", "r": "right"}[letter]
+    assert replay["seed"] == previous["seed"] and replay["start"] is None
+    replayed = Game.replay(int(replay["seed"]), None, [{"u": "up", "d": "down", "l": "left", "r": "right"}[letter]
                                                   for letter in replay["directions"]], by_history=True)  # fmt: skip
     assert replayed.to_state()["board"] == finished["board"] and replayed.score == finished["score"]
     assert client.get(f"/api/records/{record_id}").get_json()["verified"]

@@ -91,7 +91,7 @@ def test_the_biggest_mistakes_come_costliest_first(client):
     play(client, 20)
     record_id = save(client)
     before = client.get(f"/api/records/{record_id}/mistakes").get_json()
-    assert before == {"analysed": 0, "positions": 20, "mistakes": []}
+    assert before == {"analysed": 0, "positions": 20, "next": 10, "mistakes": []}
     reviews = client.get(f"/api/records/{record_id}/review?from=0").get_json()["reviews"]
     after = client.get(f"/api/records/{record_id}/mistakes").get_json()
     assert after["analysed"] == RANGE
@@ -269,3 +269,18 @@ def test_saving_a_game_again_after_an_undo_drops_the_reviews_of_positions_it_no_
         assert client.post("/api/game/undo", json={}).status_code == 200
     assert save(client) == record_id
     assert client.get(f"/api/records/{record_id}/mistakes").get_json()["analysed"] == 17
+
+
+def test_the_whole_review_goes_on_from_the_last_moves_then_from_the_start(client):
+    """Games are lost at their end: the first range a review of the whole game analyses holds the last
+    moves, so the first list of mistakes already has the end game's; then the rest, from the start."""
+    play(client, 25)
+    record_id = save(client)
+    walked = []
+    body = client.get(f"/api/records/{record_id}/mistakes").get_json()
+    while body["next"] is not None:
+        walked.append(body["next"])
+        client.get(f"/api/records/{record_id}/review?from={body['next']}")
+        body = client.get(f"/api/records/{record_id}/mistakes").get_json()
+    assert walked == [15, 0, 10]  # 15..24 first; 0..9; then 10..14, the only ones left
+    assert body["analysed"] == body["positions"] == 25
