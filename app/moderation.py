@@ -17,8 +17,8 @@ import click
 from sqlalchemy import delete, func, select
 
 from .database import Record, Review, db, migrate_schema
-from .engine.state import check_day
 from .errors import ApiError
+from .games.played import check_day
 from .records import ID_PATTERN, created_text, player_name
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ records go by the usual routes."""
 from flask import Blueprint, request
 
 from .. import daily, database, games, limits, records
-from ..engine import MAX_MOVES
+from ..engine import CLASSIC
 from ..requests import json_object, query_number
 
 bp = database.uses_records(limits.api_routes(Blueprint("daily_api", __name__, url_prefix="/api/daily")))
@@ -38,7 +38,7 @@ def par():
     """The solver's score on the day after ``moves`` moves, beside a player's result of as many, and
     its whole game's (each null until ``flask daily par`` has played the day)."""
     day = daily.requested_day(request.args.get("date", daily.today()))
-    moves = query_number("moves", 0, MAX_MOVES)
+    moves = query_number("moves", 0, CLASSIC.max_moves)  # a day's game is the classic 4x4
     kept = daily.par(day)
     whole = None if kept is None else kept.score
     return {"date": day, "moves": moves, "score": daily.par_after(kept, moves), "par": whole}
