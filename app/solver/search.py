@@ -73,14 +73,8 @@ def _evaluate(x, lines):
     """Heuristic of a board: the line table summed over its rows and its columns."""
     t = _transpose(x)
     return (
-        lines[x & LINE]
-        + lines[x >> 16 & LINE]
-        + lines[x >> 32 & LINE]
-        + lines[x >> 48 & LINE]
-        + lines[t & LINE]
-        + lines[t >> 16 & LINE]
-        + lines[t >> 32 & LINE]
-        + lines[t >> 48 & LINE]
+        lines[x & LINE] + lines[x >> 16 & LINE] + lines[x >> 32 & LINE] + lines[x >> 48 & LINE]
+        + lines[t & LINE] + lines[t >> 16 & LINE] + lines[t >> 32 & LINE] + lines[t >> 48 & LINE]
     )
 
 
