@@ -88,10 +88,10 @@ from bench.sizes import played_boards, solver_for
 def rss_mb():
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * resource.getpagesize() / 2**20
-played_boards(CLASSIC, solver_for(CLASSIC), 200, 5, 1)
+played_boards(CLASSIC, solver_for(CLASSIC), 1000, 5, 1)
 classic = rss_mb()
 for variant in VARIANTS.values():
-    played_boards(variant, solver_for(variant), 200, 5, 1)
+    played_boards(variant, solver_for(variant), 1000, 5, 1)
 print(json.dumps({"classic_mb": round(classic, 1), "every_size_mb": round(rss_mb(), 1)}))
 """
 

@@ -12,8 +12,8 @@ from .board import exponent_grid, exponents
 from .directions import DIRECTIONS
 from .rules import has_equal_neighbours, slide_line
 
-# Lines kept per kernel: 16,384 lines of up to eight cells take some 4 MB, and a game's lines repeat.
-KEPT_LINES = 1 << 14
+# Lines kept per kernel: 4,096 lines of up to eight cells take some 2 MB, and a game's lines repeat.
+KEPT_LINES = 1 << 12
 
 
 def lines_of(size: int) -> dict[str, list[list[int]]]:

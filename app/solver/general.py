@@ -25,7 +25,7 @@ from .solver import DEFAULT_BUDGET_MS, FEWER_SPAWNS, MIN_SPAWNS, NoValidMove, Su
 
 SAMPLED_CELLS = 6
 SPAWNS = ((1, 0.9), (2, 0.1))  # a new tile's exponent and its chance (engine/spawn.py)
-KEPT_LINES = 1 << 16  # line values kept (some 10 MB at most); all are dropped when full
+KEPT_LINES = 1 << 13  # line values kept (some 2 MB at most); all are dropped when full
 
 
 class _OutOfTime(Exception):
