@@ -62,7 +62,7 @@ def test_a_move_on_every_size_slides_by_the_rules_and_animates_every_tile(client
     reply = client.post("/api/game/moves", json={"direction": "left"}).get_json()
     merged = {3: [4, 2, 0], 5: [4, 4, 4, 0, 0], 6: [4, 4, 4, 0, 0, 0], 8: [4, 4, 8, 8, 0, 0, 0, 0]}[size]
     spawned = reply["animation"]["spawned"]
-    expected = [merged] + [[0] * size for _ in range(size - 1)]
+    expected = [list(merged)] + [[0] * size for _ in range(size - 1)]
     expected[spawned["row"]][spawned["col"]] = spawned["value"]
     assert reply["board"] == expected and reply["size"] == size
     assert reply["gained"] == {3: 4, 5: 8, 6: 8, 8: 16}[size]
@@ -133,7 +133,7 @@ def test_a_replay_is_exact_from_its_seed_size_and_directions(client):
     record = client.get(f"/api/records/{save(client)}").get_json()
     replay = record["replay"]
     variant = variant_of(record["size"])
-    game = Game.replay(replay["seed"], None, [BY_LETTER[letter] for letter in replay["directions"]], variant)
+    game = Game.replay(int(replay["seed"]), None, [BY_LETTER[letter] for letter in replay["directions"]], variant)
     assert game.to_state() == game_state(finished) | {"size": 5, "goal": 2048}
     assert len(tiles_from_text(replay["tiles"], variant)) == len(replay["directions"]) + 2
     assert len(replay["tiles"]) == 2 * (len(replay["directions"]) + 2), "two letters a tile past 4x4"

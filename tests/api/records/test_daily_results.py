@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from app import par as par_module
-from app.engine import DIRECTIONS, Game, move
+from app.engine import DIRECTIONS, Game
+from app.engine.sliding import move
 from tests.support.client_play import save
 
 from .test_daily import REVEALED, TODAY, clock, finish, start  # noqa: F401 (clock: the fixture, autouse)
