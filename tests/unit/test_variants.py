@@ -408,3 +408,15 @@ def test_a_stored_board_with_a_tile_beyond_its_ladder_is_refused(variant):
     assert variant.cell_mask > variant.max_exponent
     with pytest.raises(InvalidState):
         check_stored(stored | {"board": beyond, "won": True})
+
+
+@by_size
+def test_a_stored_board_with_the_goal_must_be_won(variant):
+    """As a state's: a game whose board holds its goal was won when the tile came."""
+    stored = PlayedGame.new(seed=1, variant=variant).to_stored()
+    grid = empty_grid(variant)
+    grid[0][0] = variant.goal
+    board = f"{pack(grid):x}"
+    assert check_stored(stored | {"board": board, "won": True}).won
+    with pytest.raises(InvalidState, match=str(variant.goal)):
+        check_stored(stored | {"board": board, "won": False})
