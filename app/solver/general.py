@@ -46,9 +46,10 @@ class GeneralSolver:
         flat, values = exponents(board, self.variant), self._values
         lines = [read(flat) for read in self._readers]
         new = [line for line in lines if line not in values]
+        if new and len(values) + len(new) > KEPT_LINES:
+            values.clear()
+            new = list(dict.fromkeys(lines))
         if new:
-            if len(values) + len(new) > KEPT_LINES:
-                values.clear()
             values.update(zip(new, line_values(np.array(new), self.weights).tolist(), strict=True))
         return sum(values[line] for line in lines)
 
