@@ -23,7 +23,8 @@ const format = numberFormat();
 const DAY_KEY = 'daily:day'; // the day of the game kept under the daily names
 const MINE_KEY = 'daily:mine'; // the ids of the records saved here, marked on the leaderboards
 const EMPTY = [0, 0, 0, 0];
-const NO_GAME = { board: [EMPTY, EMPTY, EMPTY, EMPTY], score: 0, won: false, over: false, keep_playing: false, moves: 0 };
+// The day's game is the classic 4x4 (app/daily.py): before one is played, its empty board.
+const NO_GAME = { board: [EMPTY, EMPTY, EMPTY, EMPTY], size: 4, goal: 2048, score: 0, won: false, over: false, keep_playing: false, moves: 0 };
 
 const server = createApi(apiRoot, { 'X-Game': 'daily' });
 const recordsApi = createRecordsApi(apiRoot, { 'X-Game': 'daily' });

@@ -15,29 +15,60 @@ export function reducedMotion() {
 const key = (row, col) => `${row},${col}`;
 
 /**
- * The board as a screen reader reads it: a table of 4 rows of 4 cells in reading order, each
- * a value or "empty" (the animated tiles are hidden from it); the page sends its headings, the
- * cells are made here; spoken.js reads it out whole.
+ * The board as a screen reader reads it: a table of `size` rows of `size` cells in reading order,
+ * each a value or "empty" (the animated tiles are hidden from it); the page sends its caption and
+ * the words of its headings (data-column, data-row: "Column {number}"), its rows are made here to
+ * the board's size; spoken.js reads it out whole.
  */
 export class BoardTable {
   constructor(table, { empty, format }) {
-    this.cells = [...table.tBodies[0].rows].flatMap((row) => [0, 1, 2, 3].map(() => row.insertCell()));
+    this.table = table;
     this.empty = empty;
     this.format = format;
+    this.rows = [];
+    this.cells = [];
+  }
+
+  /** Rows and columns for a board of `size` rows, each cell empty. */
+  fit(size) {
+    const doc = this.table.ownerDocument;
+    const heading = (scope, words, number) => Object.assign(doc.createElement('th'), {
+      scope, textContent: words.replace('{number}', this.format(number)),
+    });
+    const numbers = Array.from({ length: size }, (_, i) => i + 1);
+    const { column, row } = this.table.dataset;
+    const head = doc.createElement('tr');
+    head.append(doc.createElement('td'), ...numbers.map((n) => heading('col', column, n)));
+    this.table.tHead.replaceChildren(head);
+    this.rows = numbers.map((n) => {
+      const tr = doc.createElement('tr');
+      tr.append(heading('row', row, n));
+      return tr;
+    });
+    this.table.tBodies[0].replaceChildren(...this.rows);
+    this.cells = this.rows.map((tr) => numbers.map(() => tr.insertCell()));
   }
 
   show(board) {
-    board.flat().forEach((value, i) => {
+    if (board.length !== this.rows.length) this.fit(board.length);
+    board.forEach((row, r) => row.forEach((value, c) => {
       const text = value ? this.format(value) : this.empty;
-      if (this.cells[i].textContent !== text) this.cells[i].textContent = text;
-    });
+      const cell = this.cells[r][c];
+      if (cell.textContent !== text) cell.textContent = text;
+    }));
   }
 }
 
-/** The 4x4 board. Tiles are DOM elements that carry data-row, data-col and data-value. */
+/**
+ * The board, of the size of the boards it shows: its element (.game-container, whose --size the
+ * style sheet reads) holds the grid's empty cells and the tiles (`container`). Tiles are DOM
+ * elements that carry data-row, data-col and data-value; their place is --r and --c.
+ */
 export class BoardView {
   constructor(container, { onIdle, table } = {}) {
     this.container = container;
+    this.element = container.closest('.game-container');
+    this.size = 0;
     this.table = table;
     this.tiles = new Map();      // "row,col" -> element
     this.leaving = new Set();    // tiles merged away, removed when their animation ends
@@ -89,6 +120,7 @@ export class BoardView {
    * `replace` (a new game) every tile appears afresh.
    */
   show(board, { replace = false } = {}) {
+    if (board.length !== this.size) this.fit(board.length);
     const next = new Map();
     board.forEach((row, r) => row.forEach((v, c) => {
       if (!v) return;
@@ -102,9 +134,21 @@ export class BoardView {
     this.table.show(board);
   }
 
+  /** Take the size of a board of `size` rows: its grid of empty cells, and no tile. */
+  fit(size) {
+    this.finish();
+    for (const el of this.tiles.values()) el.remove();
+    this.tiles = new Map();
+    this.size = size;
+    this.element.style.setProperty('--size', String(size));
+    const doc = this.element.ownerDocument;
+    const cell = () => Object.assign(doc.createElement('div'), { className: 'grid-cell' });
+    this.element.querySelector('.grid').replaceChildren(...Array.from({ length: size * size }, cell));
+  }
+
   /** The board the tiles show (merged-away tiles are not on it). */
   board() {
-    const board = [0, 1, 2, 3].map(() => [0, 0, 0, 0]);
+    const board = Array.from({ length: this.size }, () => Array(this.size).fill(0));
     for (const el of this.tiles.values()) board[el.dataset.row][el.dataset.col] = Number(el.dataset.value);
     return board;
   }
@@ -137,6 +181,8 @@ export class BoardView {
   place(el, row, col) {
     el.dataset.row = String(row);
     el.dataset.col = String(col);
+    el.style.setProperty('--r', String(row));
+    el.style.setProperty('--c', String(col));
   }
 }
 
@@ -267,8 +313,6 @@ export function createScreen(doc, messages, onIdle) {
   const board = $('board');
   const format = numberFormat();
   const table = new BoardTable($('cells'), { empty: messages.empty, format });
-  // The board's 16 empty cells, made here rather than sent: the page's first load is kept small.
-  $('grid').append(...Array.from({ length: 16 }, () => Object.assign(doc.createElement('div'), { className: 'grid-cell' })));
   return {
     board,
     table,
