@@ -20,30 +20,19 @@ const disabledWhile = (game, buttons, test) => game.onStateChange((state) => {
   for (const button of buttons) button.setAttribute('aria-disabled', String(test(state)));
 });
 
-/**
- * New game (`newGame()`), asked first (confirm.js, loaded then) when it would throw away a game with
- * moves.
- */
+/** New game (`newGame()`), asked first (confirm.js, loaded then) when it would throw away a game with moves. */
 function bindNewGame(button, { game, newGame, board, notice, messages }) {
   const confirm = lazily(() => import('./confirm.js').then((m) => m.bindConfirm(button, { newGame, board, messages })), notice);
   const ask = onLoaded(confirm, (showDialog) => showDialog());
   return listen(button, 'click', () => (game.inProgress() ? ask() : newGame()));
 }
 
-/**
- * The board size of the next new game (`select`), kept in this browser; returns the unsubscribe. The
- * game in progress keeps its own: New game starts one of the size chosen.
- */
+/** The size of the next new game (`select`), as last chosen in this browser. */
 function bindSize(select, storage) {
-  const kept = storage.loadSize();
-  if ([...select.options].some((option) => Number(option.value) === kept)) select.value = String(kept);
-  return listen(select, 'change', () => storage.saveSize(Number(select.value)));
+  const kept = storage.read('boardSize');
+  if ([...select.options].some((option) => option.value === kept)) select.value = kept;
+  return listen(select, 'change', () => storage.write('boardSize', select.value));
 }
-
-/** The goal the page names (`goal`): the winning tile of the game shown. */
-const showGoal = (game, goal) => game.onStateChange((state) => {
-  goal.textContent = String(state.goal);
-});
 
 /**
  * Undo, by its button or keys (input.js): marked aria-disabled while the page knows there is
@@ -170,7 +159,9 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
     listen($('keep-playing'), 'click', () => game.keepPlaying()),
     bindNewGame($('new-game'), { game, newGame, board, notice, messages }),
     bindSize($('board-size'), storage),
-    showGoal(game, $('goal')),
+    game.onStateChange((state) => {
+      $('goal').textContent = state.goal; // the intro names the game's winning tile
+    }),
     bindUndo(doc, $('undo'), { game, messages, notice }),
     listen($('main'), 'click', (event) => {
       const button = event.target.closest('button');

@@ -1,6 +1,5 @@
 // What the player sees of the game and what a screen reader is told: the board, the scores
-// (the best one of the board's size, kept in this browser), the win and game-over overlay, and the
-// announcements.
+// (the best one of its size kept in this browser), the win and game-over overlay, and the announcements.
 
 import { isFinished } from './state.js';
 import { fill, loadOnce } from './page.js';
@@ -12,7 +11,7 @@ const ANNOUNCEMENTS = { new: 'newGame', restored: 'restored', kept: 'keepPlaying
 const speaking = loadOnce(() => import('./spoken.js'));
 
 export function createDisplay({ view, score, overlay, announcer, messages, format, storage }) {
-  let size = 0; // the size of the board shown, and the best score on boards of that size
+  let size = 0; // of the game shown, and its best score
   let best = 0;
   let shownFinished = null; // the finished state the overlay was last shown for
   let heard = null; // the confirmed state the last change was told from

@@ -15,36 +15,24 @@ export function reducedMotion() {
 const key = (row, col) => `${row},${col}`;
 
 /**
- * The board as a screen reader reads it: a table of `size` rows of `size` cells in reading order,
- * each a value or "empty" (the animated tiles are hidden from it); the page sends its caption and
- * the words of its headings (data-column, data-row: "Column {number}"), its rows are made here to
- * the board's size; spoken.js reads it out whole.
+ * The board as a screen reader reads it: a table of its rows and cells in reading order, each a value
+ * or "empty" (the animated tiles are hidden from it); its rows are made here, to the board's size,
+ * their headings in the table's words (data-column, data-row); spoken.js reads it out whole.
  */
 export class BoardTable {
   constructor(table, { empty, format }) {
-    this.table = table;
-    this.empty = empty;
-    this.format = format;
-    this.rows = [];
-    this.cells = [];
+    Object.assign(this, { table, empty, format, rows: [], cells: [] });
   }
 
-  /** Rows and columns for a board of `size` rows, each cell empty. */
   fit(size) {
-    const doc = this.table.ownerDocument;
-    const heading = (scope, words, number) => Object.assign(doc.createElement('th'), {
-      scope, textContent: words.replace('{number}', this.format(number)),
-    });
-    const numbers = Array.from({ length: size }, (_, i) => i + 1);
+    const make = (tag, props) => Object.assign(document.createElement(tag), props);
+    const numbers = Array.from({ length: size }, (_, i) => this.format(i + 1));
+    const heading = (scope, words, n) => make('th', { scope, textContent: words.replace('{number}', n) });
     const { column, row } = this.table.dataset;
-    const head = doc.createElement('tr');
-    head.append(doc.createElement('td'), ...numbers.map((n) => heading('col', column, n)));
-    this.table.tHead.replaceChildren(head);
-    this.rows = numbers.map((n) => {
-      const tr = doc.createElement('tr');
-      tr.append(heading('row', row, n));
-      return tr;
-    });
+    this.table.tHead.replaceChildren(make('tr'));
+    this.table.tHead.rows[0].append(make('td'), ...numbers.map((n) => heading('col', column, n)));
+    this.rows = numbers.map(() => make('tr'));
+    this.rows.forEach((tr, i) => tr.append(heading('row', row, numbers[i])));
     this.table.tBodies[0].replaceChildren(...this.rows);
     this.cells = this.rows.map((tr) => numbers.map(() => tr.insertCell()));
   }
@@ -60,9 +48,8 @@ export class BoardTable {
 }
 
 /**
- * The board, of the size of the boards it shows: its element (.game-container, whose --size the
- * style sheet reads) holds the grid's empty cells and the tiles (`container`). Tiles are DOM
- * elements that carry data-row, data-col and data-value; their place is --r and --c.
+ * The board, of the size of the board shown (its element's --size); tiles are DOM elements that carry
+ * data-row, data-col and data-value, placed by --r and --c.
  */
 export class BoardView {
   constructor(container, { onIdle, table } = {}) {
@@ -134,15 +121,14 @@ export class BoardView {
     this.table.show(board);
   }
 
-  /** Take the size of a board of `size` rows: its grid of empty cells, and no tile. */
+  /** A grid of `size` rows of empty cells, and no tile. */
   fit(size) {
     this.finish();
     for (const el of this.tiles.values()) el.remove();
     this.tiles = new Map();
     this.size = size;
-    this.element.style.setProperty('--size', String(size));
-    const doc = this.element.ownerDocument;
-    const cell = () => Object.assign(doc.createElement('div'), { className: 'grid-cell' });
+    this.element.style.setProperty('--size', size);
+    const cell = () => Object.assign(document.createElement('div'), { className: 'grid-cell' });
     this.element.querySelector('.grid').replaceChildren(...Array.from({ length: size * size }, cell));
   }
 
@@ -181,8 +167,8 @@ export class BoardView {
   place(el, row, col) {
     el.dataset.row = String(row);
     el.dataset.col = String(col);
-    el.style.setProperty('--r', String(row));
-    el.style.setProperty('--c', String(col));
+    el.style.setProperty('--r', row);
+    el.style.setProperty('--c', col);
   }
 }
 

@@ -1,20 +1,12 @@
 // The slide a move makes, predicted on the page so that tiles move in the frame of the key press.
 //
 // A view of the engine's rules (app/engine/rules.py slide_line and animation.py slide_tiles) on a
-// board of any size (its side is the board's number of rows),
-// pinned to them by tests/e2e/test_page_prediction.py on thousands of boards. Only the slide is
+// square board of any size, pinned to them by tests/e2e/test_page_prediction.py on thousands of boards. Only the slide is
 // predicted: the new tile comes from the server, whose answer always wins. The board the game
 // page shows is the confirmed one with the slides of the keys still on their way (project).
 
-/** The top of a board's tile ladder, 2 ** (cells + 1): a pair of these never merges. */
-const topTile = (cells) => 2 ** (cells + 1);
-
-/**
- * Slide one line towards index 0 (on a board of `cells` cells): its values, the points gained and
- * where each cell came from.
- */
-export function slideLine(values, cells = values.length ** 2) {
-  const top = topTile(cells);
+/** Slide one line towards index 0 (a pair of `top` never merges): its values, the points gained and where each cell came from. */
+export function slideLine(values, top) {
   const slid = [];
   const origins = [];
   let gained = 0;
@@ -39,19 +31,19 @@ export function slideLine(values, cells = values.length ** 2) {
   return { cells: slid, origins, gained };
 }
 
-/** A board of `size` rows: each direction's lines of [row, col] cells, each listed from the edge the tiles move towards. */
+// Each direction's lines of [row, col] cells on a board of `size` rows, each listed from the edge the tiles move towards.
 function linesOf(size) {
-  const forward = [...Array(size).keys()];
-  const backward = forward.slice().reverse();
+  const on = [...Array(size).keys()];
+  const back = on.slice().reverse();
   return {
-    left: forward.map((r) => forward.map((c) => [r, c])),
-    right: forward.map((r) => backward.map((c) => [r, c])),
-    up: forward.map((c) => forward.map((r) => [r, c])),
-    down: forward.map((c) => backward.map((r) => [r, c])),
+    left: on.map((r) => on.map((c) => [r, c])),
+    right: on.map((r) => back.map((c) => [r, c])),
+    up: on.map((c) => on.map((r) => [r, c])),
+    down: on.map((c) => back.map((r) => [r, c])),
   };
 }
 
-const LINES = new Map(); // size -> linesOf(size), made once a size
+const LINES = new Map(); // size -> linesOf(size)
 
 /**
  * The board after sliding `board` towards `direction`, before any new tile: {board, gained, moved,
@@ -64,7 +56,7 @@ export function predictMove(board, direction) {
   const tiles = [];
   let gained = 0;
   for (const line of LINES.get(size)[direction]) {
-    const slid = slideLine(line.map(([r, c]) => board[r][c]), size * size);
+    const slid = slideLine(line.map(([r, c]) => board[r][c]), 2 ** (size * size + 1)); // the top of the ladder
     gained += slid.gained;
     line.forEach(([r, c], i) => {
       const value = slid.cells[i];

@@ -1,12 +1,11 @@
 // The game state as the API gives it: its shape, a copy of its fields, whether two are the same
-// game at the same point, and whether it is finished. A board is `size` rows of `size` cells
-// (3 to 8); the game is won with its `goal` tile.
+// game at the same point, and whether it is finished.
 
 function isTile(v) {
   return Number.isInteger(v) && (v === 0 || (v >= 2 && (v & (v - 1)) === 0));
 }
 
-const isSquare = (board) => Array.isArray(board) && board.length >= 3 && board.length <= 8
+const isSquare = (board) => Array.isArray(board) && board.length > 0
   && board.every((row) => Array.isArray(row) && row.length === board.length && row.every(isTile));
 
 /** True when `s` has the shape of the API's state object. */

@@ -1,16 +1,14 @@
 // localStorage persistence that never throws: private mode, disabled storage or a full quota
-// just mean no persistence. The best score of each board size, the game (with its size) and the
-// size chosen for a new game, kept in this browser so that nothing is lost when the server forgets
-// a session. A page whose data names a prefix (`apart`: the daily
+// just mean no persistence. The best score of each size and the game, kept in this browser so that
+// nothing is lost when the server forgets a session. A page whose data names a prefix (`apart`: the daily
 // page's) keeps its own, under names of its own.
 
 import { pageData } from './page.js';
 import { isGameState, pickState } from './state.js';
 
-const BEST_KEY = 'bestScore'; // the classic board's; another size's is this key and its size, e.g. bestScore6
-const CLASSIC = { size: 4, goal: 2048 }; // the game every browser kept before boards had sizes
+const BEST_KEY = 'bestScore'; // the classic's; another size's adds it: bestScore6
+const CLASSIC = { size: 4, goal: 2048 }; // what was kept before boards had sizes
 const STATE_KEY = 'gameState';
-const SIZE_KEY = 'boardSize';
 const apart = pageData().apart || '';
 
 function storage() {
@@ -43,7 +41,7 @@ export function write(key, value) {
 
 const bestKey = (size) => (size === CLASSIC.size ? BEST_KEY : `${BEST_KEY}${size}`);
 
-/** The best score ever seen here on boards of `size` rows, 0 when unknown. */
+/** The best score ever seen here on boards of `size`, 0 when unknown. */
 export function loadBest(size) {
   const n = Number(read(bestKey(size)));
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
@@ -51,16 +49,6 @@ export function loadBest(size) {
 
 export function saveBest(size, score) {
   write(bestKey(size), String(score));
-}
-
-/** The board size last chosen for a new game, or null. */
-export function loadSize() {
-  const n = Number(read(SIZE_KEY));
-  return Number.isInteger(n) && n > 0 ? n : null;
-}
-
-export function saveSize(size) {
-  write(SIZE_KEY, String(size));
 }
 
 export function loadGame() {
