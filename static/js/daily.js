@@ -13,7 +13,7 @@ import { createRecordsApi, withBoundedRetry } from './records-api.js';
 import { loadRecordName, saveRecordName } from './record-menu.js';
 import { createScreen } from './render.js';
 import { handOver } from './share.js';
-import { isFinished } from './state.js';
+import { CLASSIC, isFinished } from './state.js';
 import * as storage from './storage.js';
 
 const $ = (id) => document.getElementById(id);
@@ -22,9 +22,11 @@ const lang = document.documentElement.lang || undefined;
 const format = numberFormat();
 const DAY_KEY = 'daily:day'; // the day of the game kept under the daily names
 const MINE_KEY = 'daily:mine'; // the ids of the records saved here, marked on the leaderboards
-const EMPTY = [0, 0, 0, 0];
-// The day's game is the classic 4x4 (app/daily.py): before one is played, its empty board.
-const NO_GAME = { board: [EMPTY, EMPTY, EMPTY, EMPTY], size: 4, goal: 2048, score: 0, won: false, over: false, keep_playing: false, moves: 0 };
+// The day's game is the classic (app/daily.py): before one is played, its empty board.
+const NO_GAME = {
+  ...CLASSIC, board: Array.from({ length: CLASSIC.size }, () => Array(CLASSIC.size).fill(0)), score: 0,
+  won: false, over: false, keep_playing: false, moves: 0,
+};
 
 const server = createApi(apiRoot, { 'X-Game': 'daily' });
 const recordsApi = createRecordsApi(apiRoot, { 'X-Game': 'daily' });

@@ -3,6 +3,8 @@
 // is over; whether it used help (a hint, auto-play, undo, a restore) only the server knows, so it
 // is asked once then.
 
+import { CLASSIC } from './state.js';
+
 const KEY = '2048-finished-games'; // the name players' browsers keep them under
 export const LIMIT = 500;
 
@@ -23,15 +25,13 @@ function store(games) {
   }
 }
 
-const CLASSIC_SIZE = 4; // the board of the games kept before boards had sizes
-
 /**
  * The past games, oldest first: {size (the board's rows), score, maxTile, moves, date (ms), helped
  * (true, false, or null: unknown)}.
  */
 export function readPastGames() {
   return load().filter((game) => game && Number.isFinite(game.score) && Number.isFinite(game.maxTile))
-    .map((game) => ({ size: CLASSIC_SIZE, ...game }));
+    .map((game) => ({ size: CLASSIC.size, ...game })); // kept before boards had sizes: classic
 }
 
 // The same game over is confirmed again (a reload, another window): it is one game, recorded once.

@@ -1,6 +1,9 @@
 // The game state as the API gives it: its shape, a copy of its fields, whether two are the same
 // game at the same point, and whether it is finished.
 
+/** The classic game: a game kept before boards had sizes is one, and so is every day's game. */
+export const CLASSIC = { size: 4, goal: 2048 };
+
 function isTile(v) {
   return Number.isInteger(v) && (v === 0 || (v >= 2 && (v & (v - 1)) === 0));
 }

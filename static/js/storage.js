@@ -4,10 +4,9 @@
 // page's) keeps its own, under names of its own.
 
 import { pageData } from './page.js';
-import { isGameState, pickState } from './state.js';
+import { CLASSIC, isGameState, pickState } from './state.js';
 
 const BEST_KEY = 'bestScore'; // the classic's; another size's adds it: bestScore6
-const CLASSIC = { size: 4, goal: 2048 }; // what was kept before boards had sizes
 const STATE_KEY = 'gameState';
 const apart = pageData().apart || '';
 
