@@ -209,7 +209,7 @@ def test_an_eight_by_eight_board_fits_a_320_px_phone_with_its_numbers_inside_the
 
 
 @pytest.mark.parametrize("size", [3, 6])
-def test_a_game_of_any_size_is_shared_replayed_and_ranked_with_its_size(page, size):
+def test_a_game_of_any_size_is_shared_replayed_and_reviewed_and_the_hall_of_fame_lists_one_size(page, size):
     load(page)
     start_on_page(page, size)
     for key in ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"] * 3:
@@ -223,6 +223,10 @@ def test_a_game_of_any_size_is_shared_replayed_and_ranked_with_its_size(page, si
     page.wait_for_timeout(400)  # the last slide's merged tiles are gone
     assert dom_board(page) == state["board"]
     assert table_board(page) == state["board"]
+    page.keyboard.press("Home")  # the solver's review of the first move, on the board of its size
+    expect(page.get_by_test_id("review-move")).to_contain_text("Move 1: played")
+    page.get_by_test_id("find-mistakes").click()
+    expect(page.get_by_test_id("review-progress")).to_have_text(re.compile("Every move is reviewed"), timeout=30_000)
 
     page.goto("/records")
     sizes = page.get_by_test_id("size-filter")
