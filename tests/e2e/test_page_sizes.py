@@ -253,3 +253,24 @@ def test_the_statistics_are_those_of_the_size_shown(page):
     page.get_by_test_id("size-filter").get_by_role("link", name=size_name(8)).click()
     expect(page.get_by_test_id("stats-empty")).to_be_visible()
     assert axe_violations(page) == []
+
+
+def test_undo_hint_and_auto_play_on_a_five_by_five_board(page):
+    board = [[2, 2, 0, 0, 4], [0] * 5, [0, 8, 0, 0, 0], [0] * 5, [0, 0, 0, 0, 2]]
+    put_game(page, board, score=40, moves=6)
+    load(page)
+    page.keyboard.press("ArrowLeft")
+    wait_idle(page)
+    assert server_state(page)["moves"] == 7
+    page.keyboard.press("u")
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('gameState')).moves === 6")
+    wait_idle(page)
+    assert dom_board(page) == board == server_state(page)["board"]
+
+    page.get_by_test_id("hint").click()
+    expect(page.get_by_test_id("hint-arrow")).to_be_visible(timeout=15_000)
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('gameState')).moves >= 9", timeout=30_000)
+    page.get_by_test_id("autoplay").click()
+    wait_idle(page)
+    assert_shows(page, server_state(page))
