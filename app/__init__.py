@@ -24,6 +24,7 @@ from . import (
     security,
     store,
 )
+from .engine import CLASSIC, SIZES
 from .games import session as games
 from .par import cli as daily_commands
 from .routes import BLUEPRINTS, game_api
@@ -44,6 +45,8 @@ def create_app(test_config=None):
     )
     app.json = answers.Answers(app)
     app.jinja_env.globals["version"] = release.VERSION  # in every page's footer
+    # The board sizes a page offers (new game, hall of fame, statistics), the classic first chosen.
+    app.jinja_env.globals.update(board_sizes=SIZES, classic_size=CLASSIC.size)
     app.config.from_mapping(config.DEFAULTS)
     app.config.from_prefixed_env()
     app.config.from_mapping(overrides)

@@ -30,10 +30,10 @@ from sqlalchemy.exc import IntegrityError
 
 from . import assistance, daily, database, review
 from .database import Record, db
-from .engine import CLASSIC, SIZES, max_tile
+from .engine import CLASSIC, max_tile
 from .engine.history import tiles_text
 from .errors import ApiError
-from .requests import query_flag, query_number
+from .requests import query_flag
 from .review import directions_of
 
 MAX_NAME = 24
@@ -142,11 +142,6 @@ def requested_help():
     if helped and without_help:
         raise ApiError(400, "invalid_helped", "helped=1 and without_help=1 ask for two different lists")
     return True if helped else (False if without_help else None)
-
-
-def requested_size():
-    """The board size a hall of fame lists, as its query asks (``size``, 3 to 8): the classic 4x4 by default."""
-    return query_number("size", CLASSIC.size, SIZES[-1], low=SIZES[0])
 
 
 def summary(record):

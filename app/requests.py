@@ -9,6 +9,7 @@ import msgspec
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from .engine import CLASSIC, SIZES
 from .errors import ApiError
 
 NUMBER = re.compile(r"[0-9]{1,9}")
@@ -64,3 +65,8 @@ def query_number(name, default, high, low=0):
     if not NUMBER.fullmatch(value) or not low <= int(value) <= high:
         raise ApiError(400, f"invalid_{name}", f"{name} must be a whole number from {low} to {high}")
     return int(value)
+
+
+def query_size():
+    """The board size ``?size=`` asks for (a 400 "invalid_size" outside SIZES), the classic's by default."""
+    return query_number("size", CLASSIC.size, SIZES[-1], SIZES[0])

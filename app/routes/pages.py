@@ -10,6 +10,7 @@ from flask_babel import get_locale
 
 from ..charts import reach_chart
 from ..games.session import MAX_BATCH
+from ..requests import query_size
 from ..solver import Weights
 
 bp = Blueprint("pages", __name__)
@@ -123,5 +124,6 @@ STATS_LIMIT = 500  # the games the browser keeps: past-games.js's LIMIT (a test 
 
 @bp.get("/stats")
 def stats():
-    """The player's own statistics: this browser keeps its past games (over), the page's script draws them."""
-    return render_template("stats.html", tiles=STATS_TILES, limit=STATS_LIMIT)
+    """The player's own statistics: this browser keeps its past games (over), the page's script draws
+    those of the classic board, or of ``?size=N``'s."""
+    return render_template("stats.html", tiles=STATS_TILES, limit=STATS_LIMIT, size=query_size())

@@ -5,7 +5,7 @@ from flask import Blueprint, url_for
 
 from .. import database, games, limits, metrics, records, review
 from ..errors import ApiError
-from ..requests import json_object, query_number
+from ..requests import json_object, query_number, query_size
 
 bp = database.uses_records(limits.api_routes(Blueprint("records", __name__, url_prefix="/api/records")))
 
@@ -70,7 +70,7 @@ def hall_of_fame():
     """Verified records that are over, best score first: those without help from this server (no hint,
     no auto-play, no undo, never restored) unless ``helped=1`` (those with help) or ``without_help=0``
     (every one) asks otherwise (records.requested_help); of one board size, the classic 4x4 unless
-    ``size`` asks for another (records.requested_size)."""
+    ``size`` asks for another (requests.query_size)."""
     limit = query_number("limit", records.HALL_OF_FAME_SIZE, records.MAX_HALL_OF_FAME_SIZE, low=1)
-    best = records.best_records(limit, records.requested_help(), records.requested_size())
+    best = records.best_records(limit, records.requested_help(), query_size())
     return {"records": [records.summary(record) for record in best]}

@@ -86,7 +86,8 @@ export function createApi(root = '/api', headers = {}) {
   const call = caller(root, headers);
   return {
     getGame: () => call('GET', '/game'),
-    newGame: (seed) => call('POST', '/game', seed === undefined ? {} : { seed }),
+    /** A new game: `options` may name its {size} (the classic when none) and its {seed}. */
+    newGame: (options = {}) => call('POST', '/game', options),
     /** Put a saved game back; with the sealed copy the server gave for it (`token`), as the server had it. */
     putGame: (state, token) => call('PUT', '/game', token ? { ...state, token } : state),
     sealedCopy: () => call('GET', '/game/token'),

@@ -22,8 +22,11 @@ function makeDialog(doc, messages, label) {
   return dialog;
 }
 
-/** Make the dialog (the New game `button`'s) and bind its answers once its style applies; resolves to what shows it. */
-export async function bindConfirm(button, { game, board, messages }) {
+/**
+ * Make the dialog (the New game `button`'s) and bind its answers once its style applies; resolves to
+ * what shows it. `newGame()` starts the new game.
+ */
+export async function bindConfirm(button, { newGame, board, messages }) {
   await loadStyle('confirm');
   const dialog = makeDialog(button.ownerDocument, messages, button.textContent);
   dialog.addEventListener('click', (event) => {
@@ -32,7 +35,7 @@ export async function bindConfirm(button, { game, board, messages }) {
     else if (event.target === dialog && outside(dialog, event)) dialog.close('keep'); // the backdrop
   });
   dialog.addEventListener('close', () => {
-    if (dialog.returnValue === 'new') game.newGame();
+    if (dialog.returnValue === 'new') newGame();
     board.focus({ preventScroll: true });
   });
   return () => {

@@ -20,11 +20,18 @@ const disabledWhile = (game, buttons, test) => game.onStateChange((state) => {
   for (const button of buttons) button.setAttribute('aria-disabled', String(test(state)));
 });
 
-/** New game, asked first (confirm.js, loaded then) when it would throw away a game with moves. */
-function bindNewGame(button, { game, board, notice, messages }) {
-  const confirm = lazily(() => import('./confirm.js').then((m) => m.bindConfirm(button, { game, board, messages })), notice);
+/** New game (`newGame()`), asked first (confirm.js, loaded then) when it would throw away a game with moves. */
+function bindNewGame(button, { game, newGame, board, notice, messages }) {
+  const confirm = lazily(() => import('./confirm.js').then((m) => m.bindConfirm(button, { newGame, board, messages })), notice);
   const ask = onLoaded(confirm, (showDialog) => showDialog());
-  return listen(button, 'click', () => (game.inProgress() ? ask() : game.newGame()));
+  return listen(button, 'click', () => (game.inProgress() ? ask() : newGame()));
+}
+
+/** The size of the next new game (`select`), as last chosen in this browser. */
+function bindSize(select, storage) {
+  const kept = storage.read('boardSize');
+  if ([...select.options].some((option) => option.value === kept)) select.value = kept;
+  return listen(select, 'change', () => storage.write('boardSize', select.value));
 }
 
 /**
@@ -144,11 +151,16 @@ function bindComingBack(win, game, onGameSaved) {
 export function bindControls(doc, { game, api, messages, storage, screen }) {
   const $ = (id) => doc.getElementById(id);
   const { board, announcer, table, notice } = screen;
+  const newGame = () => game.newGame(Number($('board-size').value));
   return together(
-    listen($('overlay-new-game'), 'click', () => game.newGame()),
-    listen($('try-again'), 'click', () => game.newGame()),
+    listen($('overlay-new-game'), 'click', newGame),
+    listen($('try-again'), 'click', newGame),
     listen($('keep-playing'), 'click', () => game.keepPlaying()),
-    bindNewGame($('new-game'), { game, board, notice, messages }),
+    bindNewGame($('new-game'), { game, newGame, board, notice, messages }),
+    bindSize($('board-size'), storage),
+    game.onStateChange((state) => {
+      $('goal').textContent = state.goal; // the intro names the game's winning tile
+    }),
     bindUndo(doc, $('undo'), { game, messages, notice }),
     listen($('main'), 'click', (event) => {
       const button = event.target.closest('button');

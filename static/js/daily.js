@@ -15,7 +15,7 @@ import { createRecordsApi, withBoundedRetry } from './records-api.js';
 import { loadRecordName, saveRecordName } from './record-menu.js';
 import { createScreen } from './render.js';
 import { handOver } from './share.js';
-import { isFinished } from './state.js';
+import { CLASSIC, isFinished } from './state.js';
 import * as storage from './storage.js';
 
 const $ = (id) => document.getElementById(id);
@@ -25,8 +25,11 @@ const format = numberFormat();
 const DAY_KEY = 'daily:day'; // the day of the game kept under the daily names
 const MINE_KEY = 'daily:mine'; // the ids of the records saved here, marked on the leaderboards
 const ARCHIVE_DAYS = 7; // the past days offered to play again
-const EMPTY = [0, 0, 0, 0];
-const NO_GAME = { board: [EMPTY, EMPTY, EMPTY, EMPTY], score: 0, won: false, over: false, keep_playing: false, moves: 0 };
+// The day's game is the classic (app/daily.py): before one is played, its empty board.
+const NO_GAME = {
+  ...CLASSIC, board: Array.from({ length: CLASSIC.size }, () => Array(CLASSIC.size).fill(0)), score: 0,
+  won: false, over: false, keep_playing: false, moves: 0,
+};
 
 const server = createApi(apiRoot, { 'X-Game': 'daily' });
 const recordsApi = createRecordsApi(apiRoot, { 'X-Game': 'daily' });

@@ -1,5 +1,5 @@
 // What the player sees of the game and what a screen reader is told: the board, the scores
-// (the best one kept in this browser), the win and game-over overlay, and the announcements.
+// (the best one of its size kept in this browser), the win and game-over overlay, and the announcements.
 
 import { isFinished } from './state.js';
 import { fill, loadOnce } from './page.js';
@@ -11,7 +11,8 @@ const ANNOUNCEMENTS = { new: 'newGame', restored: 'restored', kept: 'keepPlaying
 const speaking = loadOnce(() => import('./spoken.js'));
 
 export function createDisplay({ view, score, overlay, announcer, messages, format, storage }) {
-  let best = storage.loadBest();
+  let size = 0; // of the game shown, and its best score
+  let best = 0;
   let shownFinished = null; // the finished state the overlay was last shown for
   let heard = null; // the confirmed state the last change was told from
 
@@ -50,9 +51,13 @@ export function createDisplay({ view, score, overlay, announcer, messages, forma
     /** The confirmed game changed (server.js's `event`): show `shown` ({board, score}) and tell. */
     change(event, state, shown) {
       view.show(shown.board, { replace: event.kind === 'new' });
+      if (state.size !== size) {
+        size = state.size;
+        best = storage.loadBest(size);
+      }
       if (state.score > best) {
         best = state.score;
-        storage.saveBest(best);
+        storage.saveBest(size, best);
       }
       score.update(shown.score, Math.max(best, shown.score));
       if (event.kind === 'moved' && heard && state.moves !== heard.moves) {

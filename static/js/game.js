@@ -146,10 +146,13 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
     },
     /** A move that is not the player's own (auto-play). */
     play: (direction) => play(parts, direction),
-    /** Start a new game; moves still waiting to be sent belong to the old game and are dropped. */
-    newGame() {
+    /**
+     * Start a new game of `size` rows (the classic when undefined); moves still waiting to be sent
+     * belong to the old game and are dropped.
+     */
+    newGame(size) {
       inputs.notify({ kind: 'new' });
-      return server.newGame();
+      return server.newGame(size);
     },
     /**
      * Take the last move back, once the moves on their way are answered; resolves to "undone",

@@ -13,11 +13,11 @@ const CODES = {
   KeyK: 'up', KeyJ: 'down', KeyH: 'left', KeyL: 'right',
 };
 
-/** Text fields and dialogs keep their keys; everywhere else the mapped keys play. */
+/** Text fields, lists to choose from and dialogs keep their keys; everywhere else the mapped keys play. */
 function keepsKeys(target) {
   if (!(target instanceof Element)) return false;
   if (target.isContentEditable) return true;
-  return !!target.closest('input, textarea, dialog, [contenteditable]:not([contenteditable="false"])');
+  return !!target.closest('input, select, textarea, dialog, [contenteditable]:not([contenteditable="false"])');
 }
 
 /** The direction for a keydown event, or null. */

@@ -3,6 +3,8 @@
 // is over; whether it used help (a hint, auto-play, undo, a restore) only the server knows, so it
 // is asked once then.
 
+import { CLASSIC } from './state.js';
+
 const KEY = '2048-finished-games'; // the name players' browsers keep them under
 export const LIMIT = 500;
 
@@ -23,9 +25,13 @@ function store(games) {
   }
 }
 
-/** The past games, oldest first: {score, maxTile, moves, date (ms), helped (true, false, or null: unknown)}. */
+/**
+ * The past games, oldest first: {size (the board's rows), score, maxTile, moves, date (ms), helped
+ * (true, false, or null: unknown)}.
+ */
 export function readPastGames() {
-  return load().filter((game) => game && Number.isFinite(game.score) && Number.isFinite(game.maxTile));
+  return load().filter((game) => game && Number.isFinite(game.score) && Number.isFinite(game.maxTile))
+    .map((game) => ({ size: CLASSIC.size, ...game })); // kept before boards had sizes: classic
 }
 
 // The same game over is confirmed again (a reload, another window): it is one game, recorded once.
@@ -46,6 +52,6 @@ export async function keepPastGame(state, api) {
     // unknown: the game still counts
   }
   const maxTile = Math.max(...state.board.flat());
-  store([...load(), { key, score: state.score, maxTile, moves: state.moves, date: Date.now(), helped }]);
+  store([...load(), { key, size: state.board.length, score: state.score, maxTile, moves: state.moves, date: Date.now(), helped }]);
   recording = null;
 }

@@ -15,29 +15,47 @@ export function reducedMotion() {
 const key = (row, col) => `${row},${col}`;
 
 /**
- * The board as a screen reader reads it: a table of 4 rows of 4 cells in reading order, each
- * a value or "empty" (the animated tiles are hidden from it); the page sends its headings, the
- * cells are made here; spoken.js reads it out whole.
+ * The board as a screen reader reads it: a table of its rows and cells in reading order, each a value
+ * or "empty" (the animated tiles are hidden from it); its rows are made here, to the board's size,
+ * their headings in the table's words (data-column, data-row); spoken.js reads it out whole.
  */
 export class BoardTable {
   constructor(table, { empty, format }) {
-    this.cells = [...table.tBodies[0].rows].flatMap((row) => [0, 1, 2, 3].map(() => row.insertCell()));
-    this.empty = empty;
-    this.format = format;
+    Object.assign(this, { table, empty, format, rows: [], cells: [] });
+  }
+
+  fit(size) {
+    const make = (tag, props) => Object.assign(document.createElement(tag), props);
+    const numbers = Array.from({ length: size }, (_, i) => this.format(i + 1));
+    const heading = (scope, words, n) => make('th', { scope, textContent: words.replace('{number}', n) });
+    const { column, row } = this.table.dataset;
+    this.table.tHead.replaceChildren(make('tr'));
+    this.table.tHead.rows[0].append(make('td'), ...numbers.map((n) => heading('col', column, n)));
+    this.rows = numbers.map(() => make('tr'));
+    this.rows.forEach((tr, i) => tr.append(heading('row', row, numbers[i])));
+    this.table.tBodies[0].replaceChildren(...this.rows);
+    this.cells = this.rows.map((tr) => numbers.map(() => tr.insertCell()));
   }
 
   show(board) {
-    board.flat().forEach((value, i) => {
+    if (board.length !== this.rows.length) this.fit(board.length);
+    board.forEach((row, r) => row.forEach((value, c) => {
       const text = value ? this.format(value) : this.empty;
-      if (this.cells[i].textContent !== text) this.cells[i].textContent = text;
-    });
+      const cell = this.cells[r][c];
+      if (cell.textContent !== text) cell.textContent = text;
+    }));
   }
 }
 
-/** The 4x4 board. Tiles are DOM elements that carry data-row, data-col and data-value. */
+/**
+ * The board, of the size of the board shown (its element's --size); tiles are DOM elements that carry
+ * data-row, data-col and data-value, placed by --r and --c.
+ */
 export class BoardView {
   constructor(container, { onIdle, table } = {}) {
     this.container = container;
+    this.element = container.closest('.game-container');
+    this.size = 0;
     this.table = table;
     this.tiles = new Map();      // "row,col" -> element
     this.leaving = new Set();    // tiles merged away, removed when their animation ends
@@ -89,6 +107,7 @@ export class BoardView {
    * `replace` (a new game) every tile appears afresh.
    */
   show(board, { replace = false } = {}) {
+    if (board.length !== this.size) this.fit(board.length);
     const next = new Map();
     board.forEach((row, r) => row.forEach((v, c) => {
       if (!v) return;
@@ -102,9 +121,20 @@ export class BoardView {
     this.table.show(board);
   }
 
+  /** A grid of `size` rows of empty cells, and no tile. */
+  fit(size) {
+    this.finish();
+    for (const el of this.tiles.values()) el.remove();
+    this.tiles = new Map();
+    this.size = size;
+    this.element.style.setProperty('--size', size);
+    const cell = () => Object.assign(document.createElement('div'), { className: 'grid-cell' });
+    this.element.querySelector('.grid').replaceChildren(...Array.from({ length: size * size }, cell));
+  }
+
   /** The board the tiles show (merged-away tiles are not on it). */
   board() {
-    const board = [0, 1, 2, 3].map(() => [0, 0, 0, 0]);
+    const board = Array.from({ length: this.size }, () => Array(this.size).fill(0));
     for (const el of this.tiles.values()) board[el.dataset.row][el.dataset.col] = Number(el.dataset.value);
     return board;
   }
@@ -137,6 +167,8 @@ export class BoardView {
   place(el, row, col) {
     el.dataset.row = String(row);
     el.dataset.col = String(col);
+    el.style.setProperty('--r', row);
+    el.style.setProperty('--c', col);
   }
 }
 
@@ -267,8 +299,6 @@ export function createScreen(doc, messages, onIdle) {
   const board = $('board');
   const format = numberFormat();
   const table = new BoardTable($('cells'), { empty: messages.empty, format });
-  // The board's 16 empty cells, made here rather than sent: the page's first load is kept small.
-  $('grid').append(...Array.from({ length: 16 }, () => Object.assign(doc.createElement('div'), { className: 'grid-cell' })));
   return {
     board,
     table,

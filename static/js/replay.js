@@ -124,7 +124,7 @@ async function start() {
   try {
     const record = await withBoundedRetry(() => api.record(recordId));
     directions = [...record.replay.directions].map((letter) => LETTERS[letter]);
-    ({ boards, scores } = positions(record.replay, directions));
+    ({ boards, scores } = positions(record.replay, directions, record.size));
   } catch {
     $('position').textContent = messages.unavailable;
     return;

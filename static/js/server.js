@@ -59,7 +59,7 @@ function createConversation({ api, notice, sealedCopy, onDown }) {
   return {
     reachable: () => !down,
     getGame: () => ask(api.getGame),
-    newGame: () => ask(api.newGame),
+    newGame: (size) => ask(() => api.newGame({ size })),
     keepPlaying: () => ask(api.keepPlaying),
     undo: (moves) => ask(() => api.undo(moves)),
     hint: () => ask(api.hint),
@@ -192,9 +192,10 @@ export function connect({ api, notice, onChange, maxBatch, sealedCopy }) {
       sender.pump();
     },
 
-    newGame: () => replace(async () => {
+    /** A new game of `size` rows (the server's classic when undefined). */
+    newGame: (size) => replace(async () => {
       queue.clear();
-      game.confirm(await talk.newGame());
+      game.confirm(await talk.newGame(size));
       onChange({ kind: 'new' });
     }),
 

@@ -27,6 +27,6 @@ export function describeMoves({ messages, format }, before, state, directions) {
 
 /** The board as render.js's BoardTable shows it, row by row, as one message (`rowTemplate` has {row} and {cells}). */
 export function describeBoard(table, rowTemplate) {
-  const rows = [0, 1, 2, 3].map((r) => table.cells.slice(4 * r, 4 * r + 4).map((cell) => cell.textContent));
+  const rows = table.cells.map((row) => row.map((cell) => cell.textContent));
   return rows.map((cells, r) => rowTemplate.replace('{row}', r + 1).replace('{cells}', cells.join(', '))).join(' ');
 }

@@ -1,12 +1,12 @@
-// The statistics page (/stats): this browser's past games (past-games.js) summed up, with two
-// charts and their tables. Nothing is asked of the server: the games never left the browser.
+// The statistics page (/stats): this browser's past games (past-games.js) on the board size the
+// page shows (its data's size) summed up, with two charts and their tables. Nothing is asked of the server: the games never left the browser.
 
 import { readPastGames } from './past-games.js';
 import { fill, keepForOffline, numberFormat, pageData } from './page.js';
 import { progressChart, shareChart } from './stats-charts.js';
 
 const $ = (id) => document.getElementById(id);
-const { tiles, messages } = pageData();
+const { tiles, size, messages } = pageData();
 const format = numberFormat();
 const lang = document.documentElement.lang || undefined;
 const percent = (share) => new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(share);
@@ -65,7 +65,7 @@ function showProgress(games) {
   ])));
 }
 
-const games = readPastGames();
+const games = readPastGames().filter((game) => game.size === size);
 if (games.length) {
   showSummary(games);
   showReach(games);

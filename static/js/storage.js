@@ -1,12 +1,12 @@
 // localStorage persistence that never throws: private mode, disabled storage or a full quota
-// just mean no persistence. The best score and the game, kept in this browser so that nothing is
-// lost when the server forgets a session. A page whose data names a prefix (`apart`: the daily
+// just mean no persistence. The best score of each size and the game, kept in this browser so that
+// nothing is lost when the server forgets a session. A page whose data names a prefix (`apart`: the daily
 // page's) keeps its own, under names of its own.
 
 import { pageData } from './page.js';
-import { isGameState, pickState } from './state.js';
+import { CLASSIC, isGameState, pickState } from './state.js';
 
-const BEST_KEY = 'bestScore';
+const BEST_KEY = 'bestScore'; // the classic's; another size's adds it: bestScore6
 const STATE_KEY = 'gameState';
 const apart = pageData().apart || '';
 
@@ -38,21 +38,23 @@ export function write(key, value) {
   }
 }
 
-/** The best score ever seen here, 0 when unknown. */
-export function loadBest() {
-  const n = Number(read(BEST_KEY));
+const bestKey = (size) => (size === CLASSIC.size ? BEST_KEY : `${BEST_KEY}${size}`);
+
+/** The best score ever seen here on boards of `size`, 0 when unknown. */
+export function loadBest(size) {
+  const n = Number(read(bestKey(size)));
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
 }
 
-export function saveBest(score) {
-  write(BEST_KEY, String(score));
+export function saveBest(size, score) {
+  write(bestKey(size), String(score));
 }
 
 export function loadGame() {
   const raw = read(STATE_KEY);
   if (!raw) return null;
   try {
-    const s = JSON.parse(raw);
+    const s = { ...CLASSIC, ...JSON.parse(raw) };
     return isGameState(s) ? pickState(s) : null;
   } catch {
     return null;

@@ -147,3 +147,16 @@ def test_the_statistics_page_says_the_limit_the_browser_keeps(app, client):
     kept = re.search(r"export const LIMIT = (\d+);", (Path(app.static_folder) / "js" / "past-games.js").read_text())
     assert kept and int(kept[1]) == pages.STATS_LIMIT
     assert f"{pages.STATS_LIMIT}" in client.get("/stats").get_data(as_text=True)
+
+
+def test_the_game_offers_every_board_size_and_the_statistics_page_shows_one(client):
+    game_page = client.get("/").get_data(as_text=True)
+    offered = re.findall(r'<option value="(\d)"( selected)?>', game_page)
+    assert offered == [("3", ""), ("4", " selected"), ("5", ""), ("6", ""), ("7", ""), ("8", "")]
+    assert json.loads(page_data(client.get("/stats?size=6").get_data(as_text=True)))["size"] == 6
+    assert json.loads(page_data(client.get("/stats").get_data(as_text=True)))["size"] == 4  # the classic
+    assert client.get("/stats?size=2").status_code == 400
+
+
+def page_data(html):
+    return re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.S)[1]

@@ -16,7 +16,9 @@ pytestmark = pytest.mark.e2e
 
 # Bytes: HTML + CSS + JS + icons of a first load, as decoded (compressed on the wire, about half:
 # docs/benchmarks.md#delivery-benchdelivery). What most visits never need loads on first use.
-BUDGET = 51_000
+# Boards of every size (the grid, the table and the size choice made to the state's size) took it
+# from 50.5 KB to 52.9 KB decoded, 0.1 KB more on the wire (brotli).
+BUDGET = 53_000
 
 ALL_VALUES = [2**n for n in range(1, 17)]  # 2 .. 65536
 LOW = [ALL_VALUES[i : i + 4] for i in range(0, 16, 4)]

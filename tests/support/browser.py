@@ -44,13 +44,14 @@ def wait_for_promise(page, predicate: str, timeout: float = 15.0):
 
 
 def dom_board(page) -> list[list[int]]:
-    """The board as the tiles in the DOM show it; tiles merged away, still sliding under the
-    merged one, are not on it."""
+    """The board as the tiles in the DOM show it, of the size the page gave it (--size); tiles merged
+    away, still sliding under the merged one, are not on it."""
+    size = page.eval_on_selector("#board", "el => Number(el.style.getPropertyValue('--size'))")
     tiles = page.eval_on_selector_all(
         "#tiles [data-value]:not(.tile-leaving)",
         "els => els.map(el => [Number(el.dataset.row), Number(el.dataset.col), Number(el.dataset.value)])",
     )
-    board = [[0] * 4 for _ in range(4)]
+    board = [[0] * size for _ in range(size)]
     for row, col, value in tiles:
         assert board[row][col] == 0, f"two tiles at ({row}, {col})"
         board[row][col] = value

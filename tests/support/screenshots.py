@@ -1,12 +1,13 @@
 """The game page's screenshots in docs/screenshots/: desktop and phone, light and dark, the
 game-over overlay, and Share's two choices (listed or a link only) on a laptop and, in Czech, a
-phone; a replay with its review on a laptop and a phone; the offline page; and the daily page's: a
-finished game with the day's leaderboard (two players tied), its spread and yesterday's with the
-solver's score after as many moves on a laptop, a game under way on a phone, light and dark, in
-Czech, and yesterday's game played again from the archive on a phone. Served by this process from a
-temporary instance folder (the clock moved back a day for yesterday's games).
+phone; games on 3x3, 5x5 and 8x8 boards on a laptop and a phone (8x8 on a 320 px one too); a
+replay with its review on a laptop and a phone; the offline page; and the daily page's: a finished
+game with the day's leaderboard (two players tied), its spread and yesterday's with the solver's
+score after as many moves on a laptop, a game under way on a phone, light and dark, in Czech, and
+yesterday's game played again from the archive on a phone. Served by this process from a temporary
+instance folder (the clock moved back a day for yesterday's games).
 
-    python -m tests.support.screenshots [--out docs/screenshots]
+    python -m tests.support.screenshots [--out docs/screenshots] [--only sizes]
 """
 
 import argparse
@@ -77,6 +78,47 @@ def shoot(browser, base_url, out: Path) -> list[Path]:
         taken.append(out / f"share-{screen}-{language}.png")
         page.screenshot(path=taken[-1])
         context.close()
+    return taken
+
+
+# An 8x8 board with every number from 2 to 131072 on it: the widest numbers in the smallest tiles.
+EVERY_NUMBER = [[2 ** ((r * 8 + c) % 17 + 1) if r < 5 else 0 for c in range(8)] for r in range(8)]
+
+
+def played(request, size, seed, moves):
+    """A game of ``size`` played through the API, ``moves`` moves of random directions (one that moves
+    nothing is free and counts for nothing)."""
+    state = request.post("/api/game", data={"seed": seed, "size": size}).json()
+    rng = random.Random(seed)
+    for _ in range(20 * moves):
+        if state["moves"] >= moves or state["over"]:
+            break
+        if state["won"] and not state["keep_playing"]:
+            state = request.post("/api/game/keep-playing", data={}).json()
+        state = request.post("/api/game/moves", data={"direction": rng.choice(DIRECTIONS)}).json()
+    return state
+
+
+def shoot_sizes(browser, base_url, out: Path) -> list[Path]:
+    """Games on the smallest, a middle and the largest board, on a laptop and a phone; the 8x8 with
+    every number up to 131072 on a 320 px phone too."""
+    taken = []
+    screens = {**SCREENS, "320": {"width": 320, "height": 640}}
+    for size, shown in ((3, SCREENS), (5, SCREENS), (8, screens)):
+        for screen, viewport in shown.items():
+            context = browser.new_context(base_url=base_url, viewport=viewport, reduced_motion="reduce")
+            page = context.new_page()
+            if size == 8:
+                state = {"board": EVERY_NUMBER, "score": 10**6, "won": True, "over": False, "keep_playing": True}
+                assert page.request.put("/api/game", data={**state, "moves": 9000}).ok
+            else:
+                played(page.request, size, seed=size, moves=size**3 // 3)
+            page.goto("/")
+            ready(page)
+            page.get_by_test_id("board-size").select_option(str(size))
+            taken.append(out / f"game-{size}x{size}-{screen}-light.png")
+            page.screenshot(path=taken[-1])
+            context.close()
     return taken
 
 
@@ -219,6 +261,7 @@ def shoot_offline(browser, base_url, out: Path) -> list[Path]:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    parser.add_argument("--only", choices=["sizes"], help="take only these screenshots")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     # One address plays every game here, quickly, through the API: no player's limits apply.
@@ -226,11 +269,12 @@ def main():
     app = create_app({"TESTING": True, "INSTANCE_PATH": tempfile.mkdtemp(), **limits})
     with served(app) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
-        for shot in (shoot, shoot_review, shoot_offline):
+        for shot in (shoot_sizes,) if args.only else (shoot, shoot_sizes, shoot_review, shoot_offline):
             for path in shot(browser, url, args.out):
                 print(path)
-        for path in shoot_daily(playwright, browser, app, url, args.out):
-            print(path)
+        if not args.only:
+            for path in shoot_daily(playwright, browser, app, url, args.out):
+                print(path)
 
 
 if __name__ == "__main__":

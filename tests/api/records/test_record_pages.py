@@ -46,3 +46,16 @@ def test_with_the_database_down_the_pages_are_503_and_the_game_page_loads(make_a
         reply = client.get(path)
         assert reply.status_code == 503 and reply.mimetype == "text/html" and "Retry-After" in reply.headers
     assert client.get("/").status_code == 200
+
+
+def test_the_hall_of_fame_page_lists_one_board_size_the_classic_by_default(client):
+    client.post("/api/game", json={"size": 3})
+    finish(client)
+    save(client, "Trio")
+    assert "Trio" not in client.get("/records").get_data(as_text=True)
+    page = client.get("/records?size=3&helped=1").get_data(as_text=True)
+    assert "Trio" not in page  # a 3x3 game without help is not among the helped ones
+    page = client.get("/records?size=3").get_data(as_text=True)
+    assert "Trio" in page
+    assert 'href="/records?helped=1&amp;size=3"' in page  # the help filter keeps the size
+    assert client.get("/records?size=9").status_code == 400
