@@ -8,8 +8,14 @@ const SLIDE_MS = 100; // tile slide, as the original
 // grown it past full size, so the cell never looks empty.
 const COVERED_MS = 100;
 
+/** The player's choice, or the system's wish (settings.js's data-motion on <html>). */
 export function reducedMotion() {
-  return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return document.documentElement.dataset.motion === 'reduce';
+}
+
+/** How many times the original's time the tiles' animations take (style.css's --speed, the player's choice). */
+function animationScale() {
+  return Number(getComputedStyle(document.documentElement).getPropertyValue('--speed')) || 1;
 }
 
 const key = (row, col) => `${row},${col}`;
@@ -78,7 +84,7 @@ export class BoardView {
     this.tiles = next;
     this.table.show(this.board());
     if (this.leaving.size) {
-      this.timer = setTimeout(() => this.finish(), reducedMotion() ? 0 : SLIDE_MS + COVERED_MS);
+      this.timer = setTimeout(() => this.finish(), reducedMotion() ? 0 : (SLIDE_MS + COVERED_MS) * animationScale());
     }
     return true;
   }
