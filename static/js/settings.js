@@ -1,84 +1,67 @@
-// The player's look and motion, kept in this browser: the theme, reduced motion and the tiles'
-// animation speed. Inlined in every page's <head> (its hash in the page's CSP) so that they apply
-// before the first paint: no flash of another theme. The settings panel's controls (base.html)
-// are filled in and heard here too, by delegation, so no page needs a module for them.
-//
-// On <html>: data-theme (none for "system", which follows the system's light or dark), data-motion
-// ("reduce", the default when the system asks, or "full") and data-speed ("slow", "normal", "fast").
-// The contrast and colour-blind themes' tiles are in themes.css (<html data-themes>: its URL),
-// linked only when chosen, render-blocking, so a player of the others never downloads it.
+// The settings panel (base.html's #settings): its controls show the player's choices, kept in this
+// browser (localStorage's "settings", only what differs from the default), and keep each new one,
+// which settings-early.js (inlined in the page) then applies at once. A chosen theme's page colour
+// goes to the browser's own (its toolbar, a phone's status bar) and to the installed app's manifest.
 
-(() => {
-  const root = document.documentElement;
-  const SETTINGS = ['theme', 'motion', 'speed'];
-  const LOADED_STYLES = ['contrast', 'colourblind'];
-  const BROWSER_COLOURS = { light: '#faf8ef', dark: '#1f1c19', contrast: '#000000' };
+const KEY = 'settings';
+const DEFAULTS = { theme: 'system', speed: 'normal' };
+const PAGE_COLOURS = { light: '#faf8ef', dark: '#1f1c19', contrast: '#000000' };
 
-  const read = (name) => {
-    try {
-      return localStorage.getItem(`setting-${name}`) || '';
-    } catch {
-      return '';
-    }
-  };
-  const write = (name, value) => {
-    try {
-      localStorage.setItem(`setting-${name}`, value);
-    } catch {
-      // no storage here: the choice lasts as long as the page
-    }
-  };
-  const systemReduces = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
+function kept() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY)) || {};
+  } catch {
+    return {};
+  }
+}
 
-  /** The settings as kept, motion resolved against the system's wish. */
-  const chosen = () => ({
-    theme: read('theme') || 'system',
-    motion: read('motion') || (systemReduces() ? 'reduce' : 'full'),
-    speed: read('speed') || 'normal',
+function keep(settings) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(settings));
+  } catch {
+    // no storage here: the choice lasts as long as the page
+  }
+}
+
+/** The browser's colours and the manifest's (whose URL names the theme: templates/manifest.webmanifest). */
+function showPageColour(doc, theme) {
+  const colour = PAGE_COLOURS[theme];
+  for (const meta of doc.querySelectorAll('meta[name=theme-color]')) {
+    meta.dataset.system ??= meta.content; // each for the system's light or dark (its media)
+    meta.content = colour || meta.dataset.system;
+  }
+  const manifest = doc.querySelector('link[rel=manifest]');
+  const url = new URL(manifest.href);
+  if (colour) url.searchParams.set('theme', theme);
+  else url.searchParams.delete('theme');
+  manifest.href = url;
+}
+
+/** A control's new value kept (a default as none), applied, and shown where it shows. */
+function choose(doc, control) {
+  const { setting } = control.dataset;
+  const value = control.type === 'checkbox' ? (control.checked ? 'reduce' : 'full') : control.value;
+  const settings = { ...kept(), [setting]: value };
+  if (value === DEFAULTS[setting]) delete settings[setting];
+  keep(settings);
+  doc.dispatchEvent(new Event(KEY));
+  showPageColour(doc, settings.theme);
+}
+
+/** Fill the panel's controls with the choices and keep each change; returns the unsubscribe. */
+export function bindSettings(doc) {
+  const settings = { ...DEFAULTS, ...kept() };
+  const controls = [...doc.querySelectorAll('[data-setting]')];
+  const offs = controls.map((control) => {
+    if (control.type === 'checkbox') control.checked = doc.documentElement.dataset.motion === 'reduce';
+    else control.value = settings[control.dataset.setting];
+    const changed = () => choose(doc, control);
+    control.addEventListener('change', changed);
+    return () => control.removeEventListener('change', changed);
   });
+  showPageColour(doc, settings.theme);
+  doc.getElementById('settings').dataset.ready = 'true';
+  return () => offs.forEach((off) => off());
+}
 
-  function linkThemes(theme) {
-    if (!LOADED_STYLES.includes(theme) || document.getElementById('theme-styles')) return;
-    const link = Object.assign(document.createElement('link'), { id: 'theme-styles', rel: 'stylesheet', href: root.dataset.themes });
-    link.setAttribute('blocking', 'render');
-    document.head.append(link);
-  }
-
-  /** The browser's own colours (its toolbar, a phone's status bar) and the manifest follow the theme. */
-  function tellBrowser(theme) {
-    const colour = BROWSER_COLOURS[theme];
-    for (const meta of document.querySelectorAll('meta[name=theme-color]')) {
-      meta.dataset.system ??= meta.content; // each for the system's light or dark (its media)
-      meta.content = colour || meta.dataset.system;
-    }
-    const manifest = document.querySelector('link[rel=manifest]');
-    if (manifest) manifest.href = `${manifest.href.replace(/&theme=\w*/, '')}${colour ? `&theme=${theme}` : ''}`;
-  }
-
-  function apply(settings) {
-    for (const name of SETTINGS) root.dataset[name] = settings[name];
-    if (settings.theme === 'system') delete root.dataset.theme;
-    linkThemes(settings.theme);
-    tellBrowser(settings.theme);
-  }
-
-  function showChoices() {
-    const settings = chosen();
-    for (const control of document.querySelectorAll('[data-setting]')) {
-      const value = settings[control.dataset.setting];
-      if (control.type === 'checkbox') control.checked = value === control.value;
-      else control.value = value;
-    }
-  }
-
-  apply(chosen());
-  document.addEventListener('DOMContentLoaded', showChoices);
-  document.addEventListener('change', (event) => {
-    const control = event.target.closest('[data-setting]');
-    if (!control) return;
-    const { setting } = control.dataset;
-    const value = control.type === 'checkbox' ? (control.checked ? control.value : 'full') : control.value;
-    write(setting, value);
-    apply(chosen());
-  });
-})();
+bindSettings(document);

@@ -47,7 +47,8 @@ SUPER_COLOURS = """() => {
 def themed_page(browser, base_url, theme, scheme, viewport=None):
     viewport = viewport or {"width": 1280, "height": 800}
     context = browser.new_context(base_url=base_url, color_scheme=scheme, reduced_motion="reduce", viewport=viewport)
-    context.add_init_script(f"localStorage.setItem('setting-theme', '{theme}')")
+    if theme != "system":  # the default, kept as nothing
+        context.add_init_script(f"localStorage.setItem('settings', JSON.stringify({{theme: '{theme}'}}))")
     return context, context.new_page()
 
 
@@ -148,6 +149,12 @@ def test_under_forced_colours_every_cell_and_tile_keeps_an_edge_and_buttons_thei
     assert focused.evaluate("el => parseFloat(getComputedStyle(el).outlineWidth)") >= 2
 
 
+def open_settings(page):
+    """Open the settings panel and wait for its module (settings.js, loaded as it first opens)."""
+    page.locator("#settings summary").click()
+    expect(page.locator("#settings")).to_have_attribute("data-ready", "true")
+
+
 def first_frame_probe():
     """Before the page's own scripts: what the first frame (its callbacks run before it is painted) shows."""
     return """requestAnimationFrame(() => {
@@ -162,7 +169,7 @@ def test_the_chosen_theme_outlives_a_reload_with_no_other_theme_painted_first(br
     page = context.new_page()
     page.goto("/")
     wait_idle(page)
-    page.get_by_text("Settings").click()
+    open_settings(page)
     page.get_by_label("Theme").select_option(theme)
     expect(page.locator("html")).to_have_attribute("data-theme", theme)
 
@@ -183,7 +190,7 @@ def test_motion_and_animation_speed_are_kept_and_the_system_s_wish_is_the_defaul
     wait_idle(page)
     root = page.locator("html")
     expect(root).to_have_attribute("data-motion", "reduce")  # the system asks
-    page.get_by_text("Settings").click()
+    open_settings(page)
     expect(page.get_by_label("Reduce motion")).to_be_checked()
     page.get_by_label("Reduce motion").uncheck()
     page.get_by_label("Animation speed").select_option("slow")
@@ -200,8 +207,8 @@ def test_motion_and_animation_speed_are_kept_and_the_system_s_wish_is_the_defaul
 @pytest.mark.parametrize("path", ["/", "/daily", "/rules", "/strategy", "/solver", "/records", "/stats"])
 def test_every_page_has_the_theme_control_and_follows_it(page, language, label, path):
     page.goto(f"/language/{language}?next={path}")
-    page.locator("#settings summary").click()
-    page.get_by_label(label, exact=True).select_option("contrast")
+    open_settings(page)
+    page.get_by_label(label).select_option("contrast")
     expect(page.locator("html")).to_have_attribute("data-theme", "contrast")
     expect(page.locator("body")).to_have_css("color", "rgb(255, 255, 255)")  # once themes.css has come
     expect(page.locator("html")).to_have_css("background-color", "rgb(0, 0, 0)")
