@@ -209,16 +209,29 @@ export class Notice {
     this.unreachable = el.textContent;
     this.down = false;
     this.timer = 0;
+    this.watchers = new Set();
+  }
+
+  /** Call `listener(down)` whenever the server stops or starts answering; returns the unsubscribe. */
+  watch(listener) {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
   }
 
   show() {
-    this.down = true;
+    this.setDown(true);
     this.say(this.unreachable);
   }
 
   hide() {
-    this.down = false;
+    this.setDown(false);
     if (!this.timer) this.el.hidden = true;
+  }
+
+  setDown(down) {
+    if (down === this.down) return;
+    this.down = down;
+    for (const listener of this.watchers) listener(down);
   }
 
   /** `text` (by default: the server cannot be reached) for a few seconds, unless the server is down. */

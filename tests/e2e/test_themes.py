@@ -10,7 +10,7 @@ import pytest
 from coloraide import Color
 from playwright.sync_api import expect
 
-from tests.support.game_page import put_game, wait_idle
+from tests.support.game_page import axe_violations, put_game, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -213,3 +213,17 @@ def test_every_page_has_the_theme_control_and_follows_it(page, language, label, 
     expect(page.locator("body")).to_have_css("color", "rgb(255, 255, 255)")  # once themes.css has come
     expect(page.locator("html")).to_have_css("background-color", "rgb(0, 0, 0)")
     assert page.locator("meta[name=theme-color]").first.get_attribute("content") == "#000000"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "contrast", "colourblind"])
+def test_every_theme_is_clean_for_axe_with_the_settings_open(browser, base_url, theme):
+    context, page = themed_page(browser, base_url, theme, "light", viewport={"width": 1024, "height": 800})
+    found = {}
+    for path in ["/", "/daily", "/rules", "/records", "/stats"]:
+        page.goto(path)
+        if path in ("/", "/daily"):
+            wait_idle(page)
+        open_settings(page)
+        found[path] = axe_violations(page)
+    assert found == {path: [] for path in found}
+    context.close()
