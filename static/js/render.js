@@ -8,7 +8,7 @@ const SLIDE_MS = 100; // tile slide, as the original
 // grown it past full size, so the cell never looks empty.
 const COVERED_MS = 100;
 
-/** The player's choice, or the system's wish (settings.js's data-motion on <html>). */
+/** The player's choice, or the system's wish (settings-early.js's data-motion on <html>). */
 export function reducedMotion() {
   return document.documentElement.dataset.motion === 'reduce';
 }

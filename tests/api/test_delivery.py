@@ -258,3 +258,17 @@ def test_scripts_and_styles_are_sent_without_comments_or_blank_space(client, fil
     text = sent.get_data(as_text=True)
     assert sent.status_code == 200 and len(text) < 0.8 * len(source)
     assert "/*" not in text and "\n\n" not in text and "  " not in text
+
+
+@pytest.mark.parametrize(
+    ("theme", "colour"), [(None, "#faf8ef"), ("light", "#faf8ef"), ("dark", "#1f1c19"), ("contrast", "#000000")]
+)
+def test_the_installed_apps_colour_follows_the_players_theme(client, theme, colour):
+    """settings.js names the player's theme in the manifest's URL; an unknown one is the light page's."""
+
+    def manifest(**query):
+        return client.get("/static/manifest.webmanifest", query_string=query).get_json(force=True)
+
+    chosen = manifest(theme=theme) if theme else manifest()
+    assert chosen["theme_color"] == chosen["background_color"] == colour
+    assert manifest(theme="<script>")["theme_color"] == "#faf8ef"
