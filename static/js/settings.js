@@ -64,4 +64,6 @@ export function bindSettings(doc) {
   return () => offs.forEach((off) => off());
 }
 
-bindSettings(document);
+// Loaded at once when something is kept, this may run before the panel is parsed.
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => bindSettings(document));
+else bindSettings(document);
