@@ -195,7 +195,7 @@ def shoot_themes(browser, base_url, out: Path) -> list[Path]:
                 context.new_cdp_session(page).send("Emulation.setEmulatedMedia", {"features": features})
             page.goto("/")
             ready(page)
-            taken.append(out / f"game-{screen}-{theme}.png")
+            taken.append(out / f"game-{screen}-theme-{theme}.png")
             page.screenshot(path=taken[-1])
             context.close()
     return taken
