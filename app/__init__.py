@@ -14,7 +14,6 @@ from . import (
     database,
     datafiles,
     errors,
-    games,
     hints,
     i18n,
     limits,
@@ -25,6 +24,7 @@ from . import (
     security,
     store,
 )
+from .games import session as games
 from .par import cli as daily_commands
 from .routes import BLUEPRINTS, game_api
 from .routes import metrics as metrics_routes

@@ -2,7 +2,7 @@
 (docs/architecture.md#how-a-verified-game-stays-fair: the second session).
 
 The session store keeps the board each live game that could still be verified stands on, past its
-first EARLY_MOVES moves (app/store/locking.py; app/games.py's position_of). A hint, auto-play, or
+first EARLY_MOVES moves (app/store/locking.py; app/games/session.py's position_of). A hint, auto-play, or
 a review's analysis asked on a board counts, at once, on each game of another session standing on
 that board, turned or mirrored alike, whatever score and move count it was typed in with: in the
 ``help_elsewhere`` table every replica shares, and on the game's record if it has one. Every record
@@ -22,27 +22,35 @@ from sqlalchemy.exc import IntegrityError
 
 from . import daily, database, store
 from .database import HelpElsewhere, Record, db
-from .engine import Game, symmetries
+from .engine import CLASSIC, symmetries
 
 # Moves after which a game's board is its own: before them honest games often stand on the same board
 # (every start board has two tiles), so help asked there tells nobody's game apart.
 EARLY_MOVES = 20
 
 
-def least_form(board: int) -> str:
+def position(board: str, size: int) -> str:
+    """A position as the store indexes it: a board as stored (hex), after its size unless it is the
+    classic 4x4's (boards of two sizes can share a number)."""
+    return board if size == CLASSIC.size else f"{size}:{board}"
+
+
+def least_form(board: int, variant=CLASSIC) -> str:
     """One name for a board and its turned and mirrored forms: the least of them, in hex."""
-    return f"{min(symmetries(board)):x}"
+    return f"{min(symmetries(board, variant)):x}"
 
 
-def asked_on(boards, besides=(), **given) -> None:
-    """Help (``hints=N`` or ``autoplay=True``) was given on ``boards`` in a game of ``besides``:
-    counted on every other live game standing on one of them, save a day's ranked attempt (its
-    address's asks are counted when it is saved), and the boards kept for those attempts."""
-    forms = {f"{form:x}" for board in boards for form in symmetries(board)}
+def asked_on(boards, variant, besides=(), **given) -> None:
+    """Help (``hints=N`` or ``autoplay=True``) was given on ``boards`` of ``variant`` in a game of
+    ``besides``: counted on every other live game standing on one of them, save a day's ranked attempt
+    (its address's asks are counted when it is saved), and the boards kept for those attempts (the
+    day's game is classic)."""
+    forms = {position(f"{form:x}", variant.size) for board in boards for form in symmetries(board, variant)}
     found = set(store.games_at(forms)) - {None, *besides}
     for game_id in found - daily.ranked_attempts(found):
         help_elsewhere(game_id, **given)
-    daily.keep_asked({least_form(board) for board in boards})
+    if variant == CLASSIC:
+        daily.keep_asked({least_form(board) for board in boards})
 
 
 def help_elsewhere(game_id, hints=0, autoplay=False) -> None:
@@ -65,13 +73,13 @@ def help_elsewhere(game_id, hints=0, autoplay=False) -> None:
                 raise
 
 
-def with_help_elsewhere(game: Game) -> Game:
+def with_help_elsewhere(game):
     """The game with the help given on its position elsewhere added to its own; for a day's ranked
     attempt, each board past its first EARLY_MOVES moves its address asked about that day is a hint."""
     given = None if game.id is None else db.session.get(HelpElsewhere, game.id)
     hints, autoplay = (given.hints, given.autoplay) if given is not None else (0, False)
     if game.ranked:
-        replaying = Game.replaying(game.seed, game.start, game.directions, game.day)
+        replaying = game.replaying(game.seed, game.start, game.directions, game.variant, game.by_history)
         boards = {least_form(position.board) for position, _tile in replaying if position.moves >= EARLY_MOVES}
         hints += daily.asked_by_attempt(game.id, boards)
     if not (hints or autoplay):

@@ -37,10 +37,11 @@ from sqlalchemy.exc import IntegrityError
 
 from . import daily, datafiles, records
 from .database import UNAVAILABLE, Record, Review, db, migrate_schema
-from .engine import Game, InvalidState, max_tile, unpack
+from .engine import CLASSIC, InvalidState, max_tile, unpack, variant_of
 from .engine.history import Directions, positions, tiles_from_text
-from .engine.state import check_bool, check_count, check_day, check_id, check_seed
+from .engine.state import check_bool, check_count, given_seed
 from .errors import ApiError
+from .games.played import PlayedGame, check_day, check_id
 from .review import directions_of, fault, finite_number
 
 BATCH = 500  # records written before a commit
@@ -48,11 +49,11 @@ READ_BATCH = 500  # records' keys read at a time by an export, which then reads 
 MAX_LINE = 16 * 2**20  # bytes: far more than the longest game's line with every position reviewed
 # The record's own columns, written as they are; then what the line adds to them.
 COLUMNS = ("id", "name", "score", "max_tile", "moves", "verified", "hints", "autoplay", "restores", "undos", "over",
-           "game_id", "day", "ranked")  # fmt: skip
+           "game_id", "day", "ranked", "listed", "size")  # fmt: skip
 FIELDS = (*COLUMNS, "created", "seed", "start", "directions", "tiles", "board", "reviews")
-# What a line written before records knew their day, or hosts could take records down, leaves out,
-# and the value it means.
-EARLIER_FIELDS = {"day": None, "ranked": False, "hidden": False}
+# What a line written before records knew their day, hosts could take records down or records could be
+# shared unlisted, leaves out, and the value it means.
+EARLIER_FIELDS = {"day": None, "ranked": False, "hidden": False, "listed": True, "size": CLASSIC.size}
 REVIEW_FIELDS = ("position", "best", "loss", "scores", "mistake")
 
 cli = AppGroup("records", help="Back up and restore the records (JSON lines).")
@@ -163,7 +164,7 @@ def to_line(record, reviews):
         **{column: getattr(record, column) for column in COLUMNS},
         "created": records.created_text(record),
         **records.full_replay(record),
-        "board": unpack(positions(record.start, directions, record.tiles)[-1]),
+        "board": unpack(positions(record.start, directions, record.tiles, record.variant)[-1], record.variant),
         "hidden": record.hidden,
         "reviews": [{field: getattr(review, field) for field in REVIEW_FIELDS} for review in reviews],
     }
@@ -298,17 +299,19 @@ def _replayed(line):
         raise Refused("id must be 16 URL-safe characters")
     if records.player_name(line["name"]) != line["name"]:
         raise Refused("name is not as the server keeps names (in NFKC form, trimmed)")
-    directions = Directions.from_letters(line["directions"])
+    variant = variant_of(line["size"])
+    directions = Directions.from_letters(line["directions"], variant)
     day = check_day(line["day"])
-    if day is not None and line["start"] is None and check_seed(line["seed"]) != daily.seed(day):
+    seed = given_seed(line["seed"])  # a string of digits, or a number as backups once wrote it
+    if day is not None and line["start"] is None and seed != daily.seed(day):
         raise Refused(f"its seed is not this server's seed of {day} (a backup of a server with another key?)")
-    game, tiles = Game.replay_tiles(check_seed(line["seed"]), line["start"], directions, day)
-    replayed = {"score": game.score, "moves": game.moves, "max_tile": max_tile(game.board),
-                "board": unpack(game.board), "over": game.over, "start": game.start}  # fmt: skip
+    game, tiles = PlayedGame.replayed_record(seed, line["start"], directions, variant, day)
+    replayed = {"score": game.score, "moves": game.moves, "max_tile": max_tile(game.board, variant),
+                "board": unpack(game.board, variant), "over": game.over, "start": game.start}  # fmt: skip
     for field, value in replayed.items():
         if line[field] != value or type(line[field]) is not type(value):
             raise Refused(f"{field} is {json.dumps(line[field])}, its replay gives {json.dumps(value)}")
-    if tiles_from_text(line["tiles"]) != tiles:
+    if tiles_from_text(line["tiles"], variant) != tiles:
         raise Refused("tiles are not those its replay placed")
     if check_bool("verified", line["verified"]) and game.start is not None:
         raise Refused("verified, yet it does not replay from a new game")
@@ -320,6 +323,7 @@ def _replayed(line):
     record = Record(id=line["id"], game_id=check_id(line["game_id"]), created=_moment(line["created"]))
     records.fill(record, game, line["name"], tiles, line["verified"])
     record.hidden = check_bool("hidden", line["hidden"])  # taken down by the host, and kept so
+    record.listed = check_bool("listed", line["listed"])  # shared by its link only
     return record, _reviews(line["reviews"], record.id, len(directions))
 
 

@@ -7,13 +7,18 @@ after the day ends, so that anyone can check every game of the day against the c
 day's games draw each tile from their history (app/engine/game.py): the same directions bring
 everyone the same tiles, and a line nobody else played brings tiles no other attempt foretells.
 
-A fair attempt (app/games.py keeps the rules in play): no hint, auto-play or undo; a browser's first
+A fair attempt (app/games/session.py keeps the rules in play): no hint, auto-play or undo; a browser's first
 attempt of the day is ranked (a cookie of the browser's own, which each of its sessions sees, remembers
 the day), other attempts are practice, on tiles of their own; and at most DAILY_ADDRESS_LIMIT ranked
 attempts per client address a day, counted here in the records'
 database (every worker and replica shares it) under a keyed hash of the address. The day's
-leaderboard lists the ranked games of the day that are over; ``flask daily par`` (app/par.py)
-adds what the solver scores on the day once it is revealed.
+leaderboard lists the ranked games of the day that are over, equal scores sharing a rank, and how
+many reached each largest tile (the spread); ``flask daily par`` (app/par.py) adds what the solver
+scores on the day once it is revealed, and its score after each move, set beside a game of as many.
+
+Once revealed, a day is in the archive and can be played again by anyone: its seed is public, so
+such a game (start_archive in app/games/session.py) is never ranked nor verified, and it moves on after the
+reveal that closes the day's own games.
 """
 
 import hashlib
@@ -25,8 +30,8 @@ from sqlalchemy.exc import IntegrityError
 
 from . import database, limits, seals
 from .database import AskedBoard, DailyAttempt, DailyPar, Record, db
-from .engine.state import check_day
 from .errors import ApiError
+from .games.played import check_day
 from .store.cookies import secure_cookies
 
 # The browser's cookie naming the day of its first attempt: the game page's session and the daily
@@ -34,6 +39,8 @@ from .store.cookies import secure_cookies
 ATTEMPT_COOKIE = "daily-attempt"
 ATTEMPT_COOKIE_AGE = 2 * 24 * 3600  # outlives the day wherever the browser's clock stands
 LEADERBOARD_SIZE, MAX_LEADERBOARD_SIZE = 20, 100
+ARCHIVE_SIZE, MAX_ARCHIVE_SIZE = 30, 366  # revealed days listed, newest first
+SCORE_BYTES = 4  # a par's score after each move, little-endian: a game's score is below 2**32
 KEPT_DAYS = 2  # the attempts' counts are kept this many days: enough for the day and the one before
 
 
@@ -104,9 +111,20 @@ def info(game=None) -> dict:
         "commitment": commitment(day),
         "ends_in": seconds_until(_midnight_after(day)),
         "previous": {**about(yesterday), "reveals_in": seconds_until(reveal_time(yesterday))},
-        "game": None if game is None or game.day is None else {**game.to_state(), "helped": game.helped},
+        "game": None if game is None or game.day is None else answer(game),
         "next_ranked": _browser_may_rank(day) and _ranked_left(day, _address()) > 0,
     }
+
+
+def from_archive(game) -> bool:
+    """Whether ``game`` is a revealed day's played again (games.start_archive): on the day's seed, public
+    now, so held as a seed the player chose."""
+    return game.day is not None and game.seed_chosen
+
+
+def answer(game) -> dict:
+    """A day's game as /api/daily answers it: its state, whether it had help, and whether it is from the archive."""
+    return {**game.to_state(), "helped": game.helped, "archive": from_archive(game)}
 
 
 def _browser_may_rank(day: str) -> bool:
@@ -189,17 +207,66 @@ def asked_by_attempt(game_id: str, boards) -> int:
 
 def listed(query):
     """Records a day's leaderboard may list: ranked, verified, over, without help (its address asked the
-    solver about its boards, app/assistance.py) and not taken down by the host."""
+    solver about its boards, app/assistance.py), not taken down by the host and not shared unlisted."""
     return query.where(Record.ranked.is_(True), Record.verified.is_(True), Record.over.is_(True),
-                       Record.without_help, Record.hidden.is_(False))
+                       Record.without_help, Record.hidden.is_(False), Record.listed.is_(True))
 
 
-def leaderboard(day: str, limit: int) -> list[Record]:
-    """The day's ranked games that are over, best score first (the earlier of equal scores first)."""
+def leaderboard(day: str, limit: int) -> list[tuple[int, Record]]:
+    """The day's ranked games that are over, best score first, each with its rank: equal scores share
+    one (the rank after the better ones), and are listed by name, then id, never by when they ended."""
     query = listed(select(Record).where(Record.day == day))
-    return db.session.scalars(query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)).all()
+    best = db.session.scalars(query.order_by(Record.score.desc(), Record.name, Record.id).limit(limit)).all()
+    ranks = {}
+    for place, record in enumerate(best, start=1):
+        ranks.setdefault(record.score, place)
+    return [(ranks[record.score], record) for record in best]
+
+
+def spread(day: str) -> dict[str, int]:
+    """How many of the day's ranked games that are over reached each largest tile (as text, JSON's keys)."""
+    query = listed(select(Record.max_tile, func.count()).where(Record.day == day)).group_by(Record.max_tile)
+    return {str(tile): count for tile, count in sorted(db.session.execute(query).all())}
+
+
+def archive(limit: int) -> list[dict]:
+    """The ``limit`` latest revealed days, newest first, each with its seed, how many ranked games of
+    it were over and its par (once played)."""
+    last = day_after(today(), -1)
+    if not revealed(last):
+        last = day_after(last, -1)
+    days = [day_after(last, -back) for back in range(limit)]
+    counted = listed(select(Record.day, func.count()).where(Record.day.in_(days))).group_by(Record.day)
+    ranked = dict(db.session.execute(counted).all())
+    pars = {kept.day: kept.score for kept in db.session.scalars(select(DailyPar).where(DailyPar.day.in_(days)))}
+    return [{**about(day), "ranked": ranked.get(day, 0), "par": pars.get(day)} for day in days]
+
+
+def revealed_day(text) -> str:
+    """A day named to be played again from the archive: 409 ``not_revealed`` while its seed is secret."""
+    day = requested_day(text)
+    if not revealed(day):
+        message = f"the game of {day} is played as the day's own until its seed is revealed"
+        raise ApiError(409, "not_revealed", message, reveals_in=seconds_until(reveal_time(day)))
+    return day
 
 
 def par(day: str) -> DailyPar | None:
     """What the solver scored on the day's game (None until ``flask daily par`` has played it)."""
     return db.session.get(DailyPar, day)
+
+
+def packed_scores(scores) -> bytes:
+    """The par game's score after each of its moves, as DailyPar keeps them (SCORE_BYTES each)."""
+    return b"".join(score.to_bytes(SCORE_BYTES, "little") for score in scores)
+
+
+def par_after(kept: DailyPar | None, moves: int) -> int | None:
+    """The solver's score after ``moves`` moves of its game on the day (its whole game's score past its
+    end); None without a par, or for a par kept before its scores were."""
+    if kept is None or kept.scores is None:
+        return None
+    count = len(kept.scores) // SCORE_BYTES
+    if moves >= count:
+        return kept.score
+    return 0 if moves <= 0 else int.from_bytes(kept.scores[(moves - 1) * SCORE_BYTES : moves * SCORE_BYTES], "little")

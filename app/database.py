@@ -37,12 +37,13 @@ from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, mapped_column
 
 from . import datafiles, metrics
+from .engine import CLASSIC, Variant, variant_of
 from .errors import respond
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SCHEMA_REVISION = "0008"  # the newest migration in app/migrations/versions (a test keeps them equal)
+SCHEMA_REVISION = "0010"  # the newest migration in app/migrations/versions (a test keeps them equal)
 # What a database that is down, unreachable or not yet migrated raises.
 UNAVAILABLE = (OperationalError, InterfaceError, ProgrammingError)
 
@@ -82,9 +83,12 @@ class Record(db.Model):
     ranked: Mapped[bool] = mapped_column(Boolean, default=False)  # on its day's leaderboard (app/daily.py)
     # Taken down by the host (flask records hide, app/moderation.py): out of every list, its page and API 410.
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+    size: Mapped[int] = mapped_column(Integer, default=CLASSIC.size)  # the board's side (engine/variant.py)
+    # Shared by its link only (POST /api/records with "listed": false): in no list, hall of fame or day's.
+    listed: Mapped[bool] = mapped_column(Boolean, default=True)
 
     __table_args__ = (
-        Index("records_hall_of_fame", "verified", "score"),
+        Index("records_hall_of_fame", "size", "verified", "score"),
         Index("records_by_game", "game_id", unique=True),
         Index("records_by_day", "day", "ranked", "score"),
     )
@@ -92,6 +96,10 @@ class Record(db.Model):
     @property
     def assisted(self) -> bool:
         return self.hints > 0 or self.autoplay
+
+    @property
+    def variant(self) -> Variant:
+        return variant_of(self.size)
 
     @hybrid_property
     def without_help(self) -> bool:
@@ -105,7 +113,7 @@ class Record(db.Model):
 
 
 class HelpElsewhere(db.Model):
-    """Help given to a game from another session (app/games.py): a hint on one of its forks, or on the
+    """Help given to a game from another session (app/games/session.py): a hint on one of its forks, or on the
     board it stands on, is a hint on the game's position, so it counts on the game, and on its record
     (app/records.py)."""
 
@@ -152,6 +160,8 @@ class DailyPar(db.Model):
     max_tile: Mapped[int] = mapped_column(Integer)
     moves: Mapped[int] = mapped_column(BigInteger)
     budget_ms: Mapped[float] = mapped_column(Float)
+    # The solver's score after each move, four bytes each (app/par.py); None for a par kept before it.
+    scores: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
     computed: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 

@@ -22,11 +22,11 @@ from functools import cache
 from pathlib import Path
 from time import perf_counter
 
-from .engine import Game
+from .engine import CLASSIC, Game
 from .errors import ApiError
 from .faults import SolverUnavailable
 from .lockfiles import closing_fd, open_lock_file, try_flock
-from .solver import Solver
+from .solver import GeneralSolver, Solver
 
 _lock = threading.Lock()
 
@@ -39,10 +39,11 @@ class SolverBusy(ApiError):
 
 
 @cache
-def _solver():
-    """The worker's solver. What it keeps for the worker's lifetime is moved out of the cycle
+def _solver(variant=CLASSIC):
+    """The worker's solver of ``variant``: the compiled search for the classic 4x4, the general one
+    for the other sizes. What it keeps for the worker's lifetime is moved out of the cycle
     collector's sight: a full collection walking it could start in the middle of any hint."""
-    solver = Solver()
+    solver = Solver() if variant == CLASSIC else GeneralSolver(variant)
     gc.freeze()
     return solver
 
@@ -55,7 +56,7 @@ def warm_up():
     says how long each takes).
     """
     with _lock:
-        _solver().suggest(Game.new(seed=0).board, 1.0)
+        _solver().suggest(Game.new(0).board, 1.0)
 
 
 SLOT, REVIEWING, WANTED = "solver.lock", "solver-review.lock", "solver-wanted"
@@ -107,7 +108,7 @@ def _poll(attempt, deadline):
         time.sleep(POLL_SECONDS)
 
 
-def suggest(board, budget_ms, instance_path):
+def suggest(board, variant, budget_ms, instance_path):
     """A player's hint. Threads of one worker take turns, so the solver's table is never shared mid-search.
 
     The budget runs from here, so taking the slot (opening and locking a file, slow enough
@@ -116,11 +117,11 @@ def suggest(board, budget_ms, instance_path):
     """
     started = perf_counter()
     with _slot_for_a_hint(Path(instance_path), started + budget_ms / 1000), _lock:
-        return _solver().suggest(board, budget_ms, started)
+        return _solver(variant).suggest(board, budget_ms, started)
 
 
-def review(board, budget_ms, instance_path):
+def review(board, variant, budget_ms, instance_path):
     """The solver's view of one position of a review, if no hint needs the solver (else SolverBusy)."""
     started = perf_counter()
     with _slot_for_a_review(Path(instance_path)), _lock:
-        return _solver().suggest(board, budget_ms, started)
+        return _solver(variant).suggest(board, budget_ms, started)

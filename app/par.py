@@ -1,5 +1,7 @@
 """``flask daily par [DATE]``: the solver plays a day's game once its seed is revealed, and its score
-is kept as the day's par, shown beside the day's leaderboard.
+is kept as the day's par, shown beside the day's leaderboard; its score after each move is kept too
+(four bytes a move: 60 kB for a game of 15,000 moves), so that a player's game is set beside the
+solver's after as many moves.
 
 It runs from cron (docs/deployment.md), never inside a request: a game takes the solver minutes.
 Each move is thought about for DAILY_PAR_BUDGET_MS (``--budget-ms``), in the solver's slot as a
@@ -17,7 +19,7 @@ from flask.cli import AppGroup
 
 from . import daily, hints
 from .database import DailyPar, db, migrate_schema
-from .engine import Game, max_tile
+from .engine import CLASSIC, Game, max_tile
 
 cli = AppGroup("daily", help="Today's game: the solver's par of a finished day.")
 WAIT_FOR_HINTS = 0.05  # seconds to wait when a player's hint has the solver
@@ -38,27 +40,31 @@ def par_command(date, budget_ms):
         raise click.ClickException(f"the game of {day} can still be played: its par waits until its seed is revealed")
     budget = float(current_app.config["DAILY_PAR_BUDGET_MS"]) if budget_ms is None else budget_ms
     click.echo(f"playing the game of {day} with the solver, {budget:g} ms a move", err=True)
-    game = play(day, budget, Progress(sys.stderr.isatty()))
+    game, scores = play(day, budget, Progress(sys.stderr.isatty()))
     kept = db.session.get(DailyPar, day) or DailyPar(day=day)
-    kept.score, kept.max_tile, kept.moves, kept.budget_ms = game.score, max_tile(game.board), game.moves, budget
+    kept.score, kept.moves, kept.budget_ms = game.score, game.moves, budget
+    kept.max_tile = max_tile(game.board, CLASSIC)
+    kept.scores = daily.packed_scores(scores)
     kept.computed = daily.now()
     db.session.add(kept)
     db.session.commit()
-    click.echo(f"par of {day}: {game.score} points, largest tile {max_tile(game.board)}, {game.moves} moves"
+    click.echo(f"par of {day}: {game.score} points, largest tile {max_tile(game.board, CLASSIC)}, {game.moves} moves"
                f" ({budget:g} ms a move)")  # fmt: skip
 
 
 def play(day, budget_ms, progress):
-    """The day's game played to its end by the solver (on past 2048), ``budget_ms`` a move; ``progress``
-    hears of each move."""
-    game = Game.new(daily.seed(day), seed_chosen=False, day=day)
+    """The day's game played to its end by the solver (on past 2048), ``budget_ms`` a move, and its
+    score after each move; ``progress`` hears of each move."""
+    game = Game.new(daily.seed(day), by_history=True)  # the day's game, drawn as everyone's
+    scores = []
     while not game.over:
         if game.won and not game.keep_playing:
             game.choose_keep_playing()
-        game.play(_suggestion(game.board, budget_ms).direction)
+        if game.play(_suggestion(game.board, budget_ms).direction).moved:
+            scores.append(game.score)
         progress.moved(game)
     progress.done()
-    return game
+    return game, scores
 
 
 class Progress:
@@ -80,7 +86,7 @@ class Progress:
         self.said = now
         pace = (now - self.started) / game.moves
         left = max(0, self.TYPICAL_MOVES - game.moves) * pace
-        line = (f"{game.moves:,} moves, {game.score:,} points, largest tile {max_tile(game.board):,}; "
+        line = (f"{game.moves:,} moves, {game.score:,} points, largest tile {max_tile(game.board, CLASSIC):,}; "
                 f"{1 / pace:.0f} moves a second, about {left / 60:.0f} min left in a game of usual length")  # fmt: skip
         click.echo(f"\r{line}\033[K" if self.terminal else line, nl=not self.terminal, err=True)
 
@@ -92,6 +98,6 @@ class Progress:
 def _suggestion(board, budget_ms):
     while True:
         try:
-            return hints.review(board, budget_ms, current_app.instance_path)
+            return hints.review(board, CLASSIC, budget_ms, current_app.instance_path)
         except hints.SolverBusy:
             time.sleep(WAIT_FOR_HINTS)

@@ -30,10 +30,10 @@ from sqlalchemy.exc import IntegrityError
 
 from . import assistance, daily, database, review
 from .database import Record, db
-from .engine import max_tile
+from .engine import CLASSIC, SIZES, max_tile
 from .engine.history import tiles_text
 from .errors import ApiError
-from .requests import query_flag
+from .requests import query_flag, query_number
 from .review import directions_of
 
 MAX_NAME = 24
@@ -45,10 +45,11 @@ ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{16}")
 HALL_OF_FAME_SIZE, MAX_HALL_OF_FAME_SIZE = 20, 100
 
 
-def save(game, name):
+def save(game, name, listed=True):
     """The game saved under ``name`` (as player_name reads it), and whether its record is new: one
     record per game, so saving a game again brings its record up to date (and drops the reviews of
-    positions the game no longer has, after an undo). Returns (record, created).
+    positions the game no longer has, after an undo). ``listed``: False for a record shared by its
+    link only, in no list (the latest save says). Returns (record, created).
 
     Saves of one game that race each other (on several workers) all land on its one record."""
     tiles, verified = game.replayed()
@@ -57,6 +58,7 @@ def save(game, name):
     if record is None:
         record = Record(id=secrets.token_urlsafe(12), game_id=game.id)
         fill(record, helped, name, tiles, verified)
+        record.listed = listed
         db.session.add(record)
         try:
             db.session.commit()
@@ -66,6 +68,7 @@ def save(game, name):
             record = _record_of(game.id)
     review.forget_after(record, _common_length(directions_of(record).to_letters(), game.directions.to_letters()))
     fill(record, helped, name, tiles, verified)
+    record.listed = listed
     db.session.commit()
     return record, False
 
@@ -84,7 +87,8 @@ def seed_shown(game_id):
 def fill(record, game, name, tiles, verified):
     """``record`` made to hold ``game`` under ``name``: what the API shows of it and what replays it
     (``tiles`` and ``verified`` as Game.replayed gives them). Saving and restoring a backup share it."""
-    record.name, record.score, record.max_tile, record.moves = name, game.score, max_tile(game.board), game.moves
+    record.name, record.score, record.moves = name, game.score, game.moves
+    record.size, record.max_tile = game.variant.size, max_tile(game.board, game.variant)
     record.verified, record.hints, record.autoplay = verified, game.hints, game.autoplay
     record.restores, record.undos, record.over = game.restores, game.undos, game.over
     record.seed, record.start, record.tiles = game.seed, game.start, tiles
@@ -109,13 +113,19 @@ def find(record_id):
     return record
 
 
-def best_records(limit, helped=False):
-    """Verified games that are over, best score first (the earlier of equal scores first): a game
-    still being played is not ranked. ``helped``: False for the games without help from this server,
-    as far as it knows (Record.without_help), True for those with help, None for both. A record the
-    host took down (hidden) is never ranked."""
-    query = select(Record).where(Record.verified.is_(True), Record.over.is_(True), Record.hidden.is_(False),
-                          Record.day.is_(None))
+def best_records(limit, helped=False, size=CLASSIC.size):
+    """Verified games of ``size`` that are over, best score first (the earlier of equal scores first):
+    a game still being played is not ranked. ``helped``: False for the games without help from this
+    server, as far as it knows (Record.without_help), True for those with help, None for both. A record
+    the host took down (hidden), nor one shared unlisted, is never ranked."""
+    query = select(Record).where(
+        Record.verified.is_(True),
+        Record.over.is_(True),
+        Record.hidden.is_(False),
+        Record.listed.is_(True),
+        Record.day.is_(None),
+        Record.size == size,
+    )
     if helped is not None:
         query = query.where(~Record.without_help if helped else Record.without_help)
     query = query.order_by(Record.score.desc(), Record.created, Record.id).limit(limit)
@@ -132,6 +142,11 @@ def requested_help():
     if helped and without_help:
         raise ApiError(400, "invalid_helped", "helped=1 and without_help=1 ask for two different lists")
     return True if helped else (False if without_help else None)
+
+
+def requested_size():
+    """The board size a hall of fame lists, as its query asks (``size``, 3 to 8): the classic 4x4 by default."""
+    return query_number("size", CLASSIC.size, SIZES[-1], low=SIZES[0])
 
 
 def summary(record):
@@ -154,6 +169,8 @@ def summary(record):
         "created": created_text(record),
         "daily": record.day,
         "ranked": record.ranked,
+        "size": record.size,
+        "listed": record.listed,
     }
 
 
@@ -172,16 +189,17 @@ def replay_of(record):
     over (a game that can still move keeps it secret); for a day's game not yet revealed, nothing."""
     if kept_back(record):
         return {"seed": None, "start": None, "directions": None, "tiles": None}
-    return {**full_replay(record), "seed": record.seed if record.over else None}
+    return {**full_replay(record), "seed": str(record.seed) if record.over else None}
 
 
 def full_replay(record):
-    """Everything that replays the record, its seed included (a backup's: it is the host's)."""
+    """Everything that replays the record, its seed included (a backup's: it is the host's), in decimal
+    as a string, as every answer writes seeds: more digits than a JavaScript number holds exactly."""
     return {
-        "seed": record.seed,
+        "seed": str(record.seed),
         "start": record.start,
         "directions": directions_of(record).to_letters(),
-        "tiles": tiles_text(record.tiles),
+        "tiles": tiles_text(record.tiles, record.variant),
     }
 
 

@@ -16,8 +16,8 @@ from sqlalchemy.exc import IntegrityError
 
 from . import assistance, hints
 from .database import Record, Review, db
-from .engine import DIRECTIONS, move
-from .engine.board import SIZE, exponent_grid, exponents
+from .engine import DIRECTIONS, kernel_for
+from .engine.board import exponent_grid, exponents
 from .engine.history import Directions, positions
 from .solver import Weights
 
@@ -34,7 +34,7 @@ TRAPPED_GAP = 3  # a tile is trapped among neighbours at least 2**3 times its si
 
 
 def directions_of(record: Record) -> Directions:
-    return Directions.from_bytes(record.directions, record.direction_count)
+    return Directions.from_bytes(record.directions, record.direction_count, record.variant)
 
 
 def finite_number(value) -> bool:
@@ -78,16 +78,17 @@ def review_range(record: Record, first: int, played: list[str]) -> list[Review]:
         db.session.commit()
     missing = [position for position in range(first, last) if position not in kept]
     if missing:
-        boards = positions(record.start, played[:last], record.tiles)
+        boards = positions(record.start, played[:last], record.tiles, record.variant)
         budget = float(current_app.config["REVIEW_BUDGET_MS"])
         fresh = []
         try:  # the solver may be busy with someone's hint (429): what is done by then is kept
             for position in missing:
-                fresh.append(analyse(record.id, position, boards[position], played[position], budget))
+                fresh.append(analyse(record, position, boards[position], played[position], budget))
         finally:
             keep(fresh)
             # The solver's view of a board helps whoever stands on it (a board typed in, played on and saved).
-            assistance.asked_on([boards[review.position] for review in fresh], besides={record.game_id}, hints=1)
+            asked = [boards[review.position] for review in fresh]
+            assistance.asked_on(asked, record.variant, besides={record.game_id}, hints=1)
         kept = {review.position: review for review in stored(record.id, first, last)}
     return [kept[position] for position in range(first, last)]
 
@@ -120,50 +121,64 @@ def biggest_mistakes(record_id: str, limit: int) -> list[Review]:
     return heapq.nsmallest(limit, costly, key=lambda r: (-share_lost(r.loss, r.scores[r.best]), r.position))
 
 
+def next_position(record: Record) -> int | None:
+    """Where the review of the whole game goes on: the first position not analysed among the last
+    REVIEW_RANGE (games are lost at their end, so the first list of mistakes holds the end game's),
+    then the first from the start; None once every position is."""
+    done = set(db.session.scalars(select(Review.position).where(Review.record_id == record.id)))
+    end = record.direction_count
+    last = max(end - int(current_app.config["REVIEW_RANGE"]), 0)
+    return next((p for p in (*range(last, end), *range(last)) if p not in done), None)
+
+
 def analysed(record_id: str) -> int:
     return db.session.query(Review).filter_by(record_id=record_id).count()
 
 
-def analyse(record_id: str, position: int, board: int, played: str, budget_ms: float) -> Review:
+def analyse(record: Record, position: int, board: int, played: str, budget_ms: float) -> Review:
     """The best move is the one with the top score, not the hint's move: a search cut short by its
     budget may pick another move than its scores rank first, and the loss must compare like with like."""
-    scores = hints.review(board, budget_ms, current_app.instance_path).scores
+    variant = record.variant
+    scores = hints.review(board, variant, budget_ms, current_app.instance_path).scores
     best = max(scores, key=scores.__getitem__)
     loss = round(scores[best] - scores[played], 3)  # rounding drops float noise
-    mistake = broken_advice(board, played, best) if loss > 0 else None
-    return Review(record_id=record_id, position=position, best=best, loss=loss, scores=scores, mistake=mistake)
+    mistake = broken_advice(board, played, best, variant) if loss > 0 else None
+    return Review(record_id=record.id, position=position, best=best, loss=loss, scores=scores, mistake=mistake)
 
 
-def broken_advice(board: int, played: str, best: str) -> str | None:
+def broken_advice(board: int, played: str, best: str, variant) -> str | None:
     """Which of the strategy page's four mistakes the played move (not the solver's) makes, if any."""
+    move = kernel_for(variant).move
     after, gained = move(board, played)
     best_after, best_gained = move(board, best)
-    if largest_in_corner(board) and not largest_in_corner(after) and largest_in_corner(best_after):
+    in_corner = [largest_in_corner(form, variant) for form in (board, after, best_after)]
+    if in_corner == [True, False, True]:
         return CORNER
-    if trapped_tiles(after) > max(trapped_tiles(board), trapped_tiles(best_after)):
+    trapped = [trapped_tiles(form, variant) for form in (board, after, best_after)]
+    if trapped[1] > max(trapped[0], trapped[2]):
         return TRAPPED
     if gained > best_gained:
         return MERGES
-    if exponents(board).count(0) <= NEARLY_FULL:
+    if exponents(board, variant).count(0) <= NEARLY_FULL:
         return FULL
     return None
 
 
-def largest_in_corner(board: int) -> bool:
-    grid = exponent_grid(board)
+def largest_in_corner(board: int, variant) -> bool:
+    grid = exponent_grid(board, variant)
     largest = max(map(max, grid))
     return largest in (grid[0][0], grid[0][-1], grid[-1][0], grid[-1][-1])
 
 
-def trapped_tiles(board: int) -> int:
+def trapped_tiles(board: int, variant) -> int:
     """Small tiles walled in: every neighbour at least 2**TRAPPED_GAP times larger."""
-    grid = exponent_grid(board)
+    grid, size = exponent_grid(board, variant), variant.size
     count = 0
-    for r in range(SIZE):
-        for c in range(SIZE):
+    for r in range(size):
+        for c in range(size):
             value = grid[r][c]
             around = [grid[r + dr][c + dc] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                      if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE]  # fmt: skip
+                      if 0 <= r + dr < size and 0 <= c + dc < size]  # fmt: skip
             count += bool(value) and all(other >= value + TRAPPED_GAP for other in around)
     return count
 

@@ -9,7 +9,7 @@ A sealed copy (``seal``) is the game as the session stores it, without its seed,
 session (an evicted or expired session, a store that was emptied) the page sends it with its
 game, and ``unseal`` gives back the game as the server had it, seed and verification included.
 The copy holds only what the player has already seen, so it tells nothing of tiles to come;
-app/games.py decides whether it may be the game again or gives a fork (one game, one place).
+app/games/session.py decides whether it may be the game again or gives a fork (one game, one place).
 The server cannot tell the latest copy from an older one it sealed for the same game, so a game
 put back from a copy counts the restore, and is no longer "without help" (docs/deployment.md, Security).
 
@@ -26,8 +26,9 @@ from flask import current_app
 from itsdangerous import BadData, URLSafeSerializer
 
 from .config import secret_key
-from .engine import Game, InvalidState, check_stored
+from .engine import InvalidState
 from .faults import StoreUnavailable
+from .games.played import PlayedGame, check_stored
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ def _serializer() -> URLSafeSerializer:
     return URLSafeSerializer(_key(), salt=SALT)
 
 
-def seal(game: Game) -> str | None:
+def seal(game: PlayedGame) -> str | None:
     """The game's sealed copy, or None for a game stored before games had ids (its seed cannot be derived)."""
     if game.id is None:
         return None
@@ -80,13 +81,13 @@ def seal(game: Game) -> str | None:
     return _serializer().dumps(stored)
 
 
-def unseal(token) -> Game | None:
+def unseal(token) -> PlayedGame | None:
     """The game a sealed copy holds, or None when it is not one this server sealed (or it cannot be read)."""
     try:
         stored = _serializer().loads(token)
         if "seed" not in stored:
             stored["seed"] = day_seed(stored["daily"]) if stored.get("daily") else seed_for(stored["id"])
-        return Game.from_stored(check_stored(stored))
-    except (BadData, InvalidState, TypeError, KeyError) as error:
+        return check_stored(stored)
+    except (BadData, InvalidState, TypeError, KeyError, AttributeError) as error:
         log.info("a sealed game was refused: %s", error)
         return None

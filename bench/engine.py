@@ -13,9 +13,11 @@ import random
 import statistics
 import time
 
-from app.engine.board import CELL_SHIFTS, MAX_EXPONENT, exponents
+from app.engine import CLASSIC
+from app.engine.board import exponents
+from app.engine.directions import DIRECTIONS
 from app.engine.game import Game
-from app.engine.sliding import DIRECTIONS, SLIDES, move, valid_moves
+from app.engine.sliding import SLIDES, move, valid_moves
 from app.engine.spawn import spawn, start_board
 
 BATCH = 2_000
@@ -26,7 +28,9 @@ _PREFERENCE = {"down": 8, "left": 8, "right": 2, "up": 1}
 def _raised(board: int, steps: int) -> int:
     """The board with every tile's exponent raised by ``steps`` (at most 2**17)."""
     return sum(
-        min(e + steps, MAX_EXPONENT) << shift for e, shift in zip(exponents(board), CELL_SHIFTS, strict=True) if e
+        min(e + steps, CLASSIC.max_exponent) << shift
+        for e, shift in zip(exponents(board, CLASSIC), CLASSIC.shifts, strict=True)
+        if e
     )
 
 
@@ -35,11 +39,11 @@ def sample_boards(count: int = 20_000, seed: int = 2048) -> list[int]:
     rng = random.Random(seed)
     boards = []
     while len(boards) < count // 2:
-        board = start_board(rng)
+        board = start_board(rng, CLASSIC)
         while valid := valid_moves(board):
             boards.append(board)
             direction = rng.choices(valid, [_PREFERENCE[d] for d in valid])[0]
-            board, _, _ = spawn(SLIDES[direction](board), rng)
+            board, _, _ = spawn(SLIDES[direction](board), rng, CLASSIC)
     boards = boards[: count // 2]
     boards += [_raised(board, rng.randrange(1, 10)) for board in boards]
     rng.shuffle(boards)

@@ -61,12 +61,13 @@ COPIED = ("name", "score", "max_tile", "moves", "verified", "hints", "autoplay",
 
 def _short_copy(record, moves):
     """The record cut to its first ``moves`` moves (a game still being played)."""
-    from app.engine import Game
+    from app.engine import CLASSIC
     from app.engine.history import Directions
+    from app.games.played import PlayedGame
     from app.review import directions_of
 
-    directions = Directions.from_letters(directions_of(record).to_letters()[:moves])
-    game = Game.replay(record.seed, record.start, directions)
+    directions = Directions.from_letters(directions_of(record).to_letters()[:moves], CLASSIC)
+    game = PlayedGame.replay(record.seed, record.start, directions)
     game.seed_chosen = False
     game.id = secrets.token_urlsafe(12)[:16]
     return records.save(game, "Short")[0]

@@ -20,7 +20,8 @@ from contextlib import contextmanager, nullcontext
 from playwright.sync_api import sync_playwright
 
 from app import create_app
-from app.engine import pack, valid_moves
+from app.engine import pack
+from app.engine.sliding import valid_moves
 from tests.support.browser import CHROMIUM_ARGS, CHROMIUM_PATH, dom_board, emulate_round_trip, served
 
 KEYS = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
@@ -131,6 +132,7 @@ def main():
                 flush=True,
             )
         browser.close()
+
 
 if __name__ == "__main__":
     main()

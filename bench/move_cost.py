@@ -1,6 +1,6 @@
 """Move cost benchmark: what the server does for one move, against a plain request, in-process.
 
-    python -m bench.move_cost [--requests 2000] [--rounds 5] [--profile 20]
+    python -m bench.move_cost [--requests 2000] [--rounds 5] [--profile 20] [--size 4]
 
 Through Flask's test client (no network, no gunicorn), one player with a game of some forty
 moves (its five positions kept for undo full) on a seed the server chose, as every player's game
@@ -11,7 +11,8 @@ rebuilt from its stored form, the move, the write-back). A move is timed in both
 takes: as the page sends it (a batch of one direction with the count it was played from and a
 request id, static/js/api.js), and as one ``direction``, answered with its animation. Each
 request is timed alone: reading its answer is the client's work, done after the clock stops.
-``--profile N`` prints the N functions the page's moves spend most time in.
+``--profile N`` prints the N functions the page's moves spend most time in; ``--size N`` plays a game
+of that board size (the classic 4x4 by default).
 """
 
 import argparse
@@ -26,10 +27,10 @@ from app import create_app
 from bench.load import DIRECTIONS
 
 
-def player(app):
-    """A client whose game has played 40 moves (a lost game is begun again)."""
+def player(app, size=4):
+    """A client whose game of ``size`` has played 40 moves (a lost game is begun again)."""
     client = app.test_client()
-    client.post("/api/game", json={})
+    client.post("/api/game", json={"size": size})
     for step in range(40):
         client.post("/api/game/moves", json={"direction": DIRECTIONS[step % 4]})
     return client
@@ -38,8 +39,8 @@ def player(app):
 class Moves:
     """One player's moves round the four directions, each a request timed alone; a lost game begins again."""
 
-    def __init__(self, client):
-        self.client = client
+    def __init__(self, client, size=4):
+        self.client, self.size = client, size
         self.step = 0
         self.moves = client.get("/api/game").get_json()["moves"]
 
@@ -62,8 +63,11 @@ class Moves:
         answer = send()
         took = time.perf_counter() - started
         state = answer.get_json()
+        state = state.get("state", state)  # a move refused (409) says the game's state
+        if state["won"] and not state["keep_playing"]:  # a large board reaches 2048 round the four directions
+            state = self.client.post("/api/game/keep-playing", json={}).get_json()
         if state["over"]:
-            state = self.client.post("/api/game", json={}).get_json()
+            state = self.client.post("/api/game", json={"size": self.size}).get_json()
         self.moves = state["moves"]
         return took
 
@@ -77,11 +81,12 @@ def main(argv=None):
     parser.add_argument("--requests", type=int, default=2000, help="of each kind, over all rounds")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--profile", type=int, default=0, help="print the N costliest functions of the moves")
+    parser.add_argument("--size", type=int, default=4, help="the board's side, 3 to 8")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"INSTANCE_PATH": Path(folder) / "instance", "RATELIMIT_ENABLED": False})
-        client = player(app)
-        moves = Moves(client)
+        client = player(app, args.size)
+        moves = Moves(client, args.size)
 
         def healthz():
             started = time.perf_counter()

@@ -18,7 +18,7 @@ import tempfile
 import time
 
 from app import create_app
-from app.engine import Game
+from app.engine import CLASSIC, Game
 from app.engine.history import Directions
 from app.solver import Solver
 from bench import RESULTS
@@ -47,7 +47,7 @@ def generate(budget_ms, minutes, first_seed=1):
 def long_game():
     """The stored game, as the server would hold it had it chosen the seed."""
     seed, letters = GAME.read_text().split()
-    game = Game.replay(int(seed), None, Directions.from_letters(letters))
+    game = Game.replay(int(seed), None, Directions.from_letters(letters, CLASSIC))
     game.seed_chosen = False
     return game
 
@@ -62,7 +62,7 @@ def play(client, game):
     directions = list(game.directions)
     played = 0
     while played < len(directions):  # a batch stops at the win: keep playing, go on from there
-        reply = client.post("/api/game/moves", json={"directions": directions[played:played + 64]})
+        reply = client.post("/api/game/moves", json={"directions": directions[played : played + 64]})
         assert reply.status_code == 200, reply.get_json()
         state = reply.get_json()
         played = state["moves"]
@@ -85,8 +85,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-uri", help="SQLAlchemy URL (default: SQLite in a temporary folder)")
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--generate", type=float, metavar="MINUTES",
-                        help="first let the solver play games for up to MINUTES, keeping the longest")
+    parser.add_argument(
+        "--generate",
+        type=float,
+        metavar="MINUTES",
+        help="first let the solver play games for up to MINUTES, keeping the longest",
+    )
     parser.add_argument("--budget-ms", type=float, default=8, help="the solver's time a move when generating")
     args = parser.parse_args(argv)
     if args.generate or not GAME.exists():

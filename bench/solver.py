@@ -43,8 +43,9 @@ from multiprocessing import Pool
 import numpy as np
 from numba import njit
 
-from app.engine import DIRECTIONS, SLIDES, Game, max_tile
+from app.engine import CLASSIC, DIRECTIONS, Game, max_tile
 from app.engine.history import Directions
+from app.engine.sliding import SLIDES
 from app.solver import layout, search
 from app.solver.solver import CUT, DEFAULT_BUDGET_MS, Solver
 from bench import engine as engine_bench
@@ -69,7 +70,7 @@ def play(seed: int, budget_ms: float, max_moves: int | None, solver: Solver) -> 
         game.play(suggestion.direction)
     return {
         "seed": seed,
-        "max_tile": max_tile(game.board),
+        "max_tile": max_tile(game.board, CLASSIC),
         "score": game.score,
         "moves": game.moves,
         "cpu_seconds": time.process_time() - cpu,
@@ -83,7 +84,7 @@ def play(seed: int, budget_ms: float, max_moves: int | None, solver: Solver) -> 
 
 def replay(seed: int, directions: str) -> Game:
     """The benchmark's game ``seed`` rebuilt from its stored ``directions``."""
-    return Game.replay(seed, None, Directions.from_letters(directions))
+    return Game.replay(seed, None, Directions.from_letters(directions, CLASSIC))
 
 
 def _play(args) -> dict:
@@ -198,19 +199,22 @@ def main(argv=None) -> dict:
 
 def write_json(args, argv, results: list[dict]) -> None:
     """The finished games' summary; ``games_finished`` below ``games`` marks a run still going (or cut short)."""
-    write_document(args.json, {
-        "date": timestamp(),
-        "command": command_line(PROG, argv),
-        "budget_ms": args.budget_ms,
-        "cut": args.cut,
-        "games": args.games,
-        "games_finished": len(results),
-        "seed": args.seed,
-        "jobs": args.jobs,
-        "cores": len(os.sched_getaffinity(0)),
-        "max_moves": args.max_moves,
-        **summarize(sorted(results, key=lambda r: r["seed"])),
-    })
+    write_document(
+        args.json,
+        {
+            "date": timestamp(),
+            "command": command_line(PROG, argv),
+            "budget_ms": args.budget_ms,
+            "cut": args.cut,
+            "games": args.games,
+            "games_finished": len(results),
+            "seed": args.seed,
+            "jobs": args.jobs,
+            "cores": len(os.sched_getaffinity(0)),
+            "max_moves": args.max_moves,
+            **summarize(sorted(results, key=lambda r: r["seed"])),
+        },
+    )
 
 
 def timestamp() -> str:
@@ -226,6 +230,7 @@ def write_document(path: str, document: dict) -> None:
     with open(path, "w") as out:
         json.dump(document, out, indent=2)
         out.write("\n")
+
 
 if __name__ == "__main__":
     main()

@@ -23,7 +23,7 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-from app.engine import Game, max_tile
+from app.engine import CLASSIC, Game, max_tile
 from app.engine.history import Directions
 from app.solver.solver import CUT, DEFAULT_BUDGET_MS, Solver
 from bench import RESULTS
@@ -38,8 +38,8 @@ def start_positions(games: list[dict], tile: int) -> list[tuple[int, dict]]:
     """(game seed, state) where each stored game first held ``tile``; games that never did are left out."""
     starts = []
     for stored in sorted(games, key=lambda g: g["seed"]):
-        for game, _tile in Game.replaying(stored["seed"], None, Directions.from_letters(stored["directions"])):
-            if max_tile(game.board) >= tile:
+        for game, _tile in Game.replaying(stored["seed"], None, Directions.from_letters(stored["directions"], CLASSIC)):
+            if max_tile(game.board, CLASSIC) >= tile:
                 starts.append((stored["seed"], game.to_state()))
                 break
     return starts
@@ -50,7 +50,7 @@ def trial(start: int, state: dict, spawn_seed: int, cut: float, budget_ms: float
     game = Game.from_state(state, seed=spawn_seed)
     solver = Solver(cut=cut)
     began = time.perf_counter()
-    while not game.over and max_tile(game.board) < to_tile:
+    while not game.over and max_tile(game.board, CLASSIC) < to_tile:
         if game.finished:
             game.choose_keep_playing()
         game.play(solver.suggest(game.board, budget_ms).direction)
@@ -58,7 +58,7 @@ def trial(start: int, state: dict, spawn_seed: int, cut: float, budget_ms: float
         "start": start,
         "spawn_seed": spawn_seed,
         "cut": cut,
-        "reached": max_tile(game.board) >= to_tile,
+        "reached": max_tile(game.board, CLASSIC) >= to_tile,
         "moves": game.moves - state["moves"],
         "seconds": time.perf_counter() - began,
         "directions": game.directions.to_letters(),
@@ -68,7 +68,7 @@ def trial(start: int, state: dict, spawn_seed: int, cut: float, budget_ms: float
 def replay(start: int, spawn_seed: int, directions: str, games: list[dict], from_tile: int = 4096) -> Game:
     """A trial's game, rebuilt from the stored game it started in (``games``) and its own directions."""
     state = dict(start_positions([g for g in games if g["seed"] == start], from_tile))[start]
-    return Game.replay(spawn_seed, state, Directions.from_letters(directions))
+    return Game.replay(spawn_seed, state, Directions.from_letters(directions, CLASSIC))
 
 
 def _trial(args) -> dict:
@@ -89,23 +89,31 @@ def summarize(trials: list[dict], cuts: list[float]) -> dict:
 
 
 def write_json(args, argv, starts: list[int], trials: list[dict]) -> None:
-    write_document(args.json, {
-        "date": timestamp(),
-        "command": command_line(PROG, argv),
-        "budget_ms": args.budget_ms,
-        "from_tile": args.from_tile,
-        "to_tile": args.to_tile,
-        "starts": starts,
-        "spawns": args.spawns,
-        "cuts": summarize(trials, args.cuts),
-        "trials": trials,
-    })
+    write_document(
+        args.json,
+        {
+            "date": timestamp(),
+            "command": command_line(PROG, argv),
+            "budget_ms": args.budget_ms,
+            "from_tile": args.from_tile,
+            "to_tile": args.to_tile,
+            "starts": starts,
+            "spawns": args.spawns,
+            "cuts": summarize(trials, args.cuts),
+            "trials": trials,
+        },
+    )
 
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="+", default=[str(RUN)], metavar="JSON",
-                        help="solver benchmark runs to start from (default: bench/results/benchmark-10ms.json)")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        default=[str(RUN)],
+        metavar="JSON",
+        help="solver benchmark runs to start from (default: bench/results/benchmark-10ms.json)",
+    )
     parser.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS)
     parser.add_argument("--cuts", type=lambda text: [float(c) for c in text.split(",")], default=[CUT])
     parser.add_argument("--spawns", type=int, default=2, help="spawn seeds tried from each position")

@@ -1,36 +1,26 @@
-"""The pure-Python 2048 engine: rules, packed boards, fast moves and the game.
+"""The pure-Python 2048 engine: the rules for every variant, packed boards, fast moves and the game.
 
-It knows nothing of the web; the Flask app and the solver build on it.
+It knows nothing of the web; the Flask app and the solver build on it. docs/architecture.md
+("The engine") maps it: the variant, the two kernels, the tables and the bit layout.
 """
 
 from .animation import slide_tiles
-from .board import MAX_EXPONENT, MAX_TILE, empty_cells, max_tile, pack, symmetries, unpack
+from .board import empty_cells, max_tile, pack, symmetries, unpack
+from .directions import DIRECTIONS
 from .errors import CannotUndo, EngineError, GameFinished, InvalidState, UnknownDirection
-from .game import Game, MoveOutcome, check_stored
-from .rules import WIN_TILE, LineSlide, has_equal_neighbours, slide_line
-from .sliding import (
-    DIRECTIONS,
-    SLIDES,
-    is_over,
-    move,
-    move_down,
-    move_left,
-    move_right,
-    move_up,
-    transpose,
-    valid_moves,
-)
+from .game import UNDO_DEPTH, Game, MoveOutcome
+from .kernels import kernel_for
+from .rules import LineSlide, has_equal_neighbours, slide_line
 from .spawn import spawn, start_board
-from .state import MAX_MOVES, MAX_SCORE, check_count
+from .state import check_count
+from .variant import CLASSIC, SIZES, VARIANTS, Variant, variant_of
 
 __all__ = [
+    "CLASSIC",
     "DIRECTIONS",
-    "MAX_EXPONENT",
-    "MAX_MOVES",
-    "MAX_SCORE",
-    "MAX_TILE",
-    "SLIDES",
-    "WIN_TILE",
+    "SIZES",
+    "UNDO_DEPTH",
+    "VARIANTS",
     "CannotUndo",
     "EngineError",
     "Game",
@@ -39,24 +29,18 @@ __all__ = [
     "LineSlide",
     "MoveOutcome",
     "UnknownDirection",
+    "Variant",
     "check_count",
-    "check_stored",
     "empty_cells",
     "has_equal_neighbours",
-    "is_over",
+    "kernel_for",
     "max_tile",
-    "move",
-    "move_down",
-    "move_left",
-    "move_right",
-    "move_up",
     "pack",
     "slide_line",
     "slide_tiles",
     "spawn",
     "start_board",
     "symmetries",
-    "transpose",
     "unpack",
-    "valid_moves",
+    "variant_of",
 ]

@@ -1,4 +1,4 @@
-"""Whole-board moves on packed boards: the hot path of the game.
+"""The classic 4x4's whole-board moves on packed boards: the hot path of the classic game.
 
 Left and right replace each 20-bit row by its table entry (found from the row's
 two halves, see tables). Up and down first transpose the board (its columns
@@ -7,17 +7,18 @@ transpose the result back, so no move walks single cells.
 """
 
 from .board import exponent_grid, exponents
+from .directions import DIRECTIONS
 from .rules import has_equal_neighbours
-from .tables import HALF_ROW, HIGH_HALF, LEFT, LOW_HALF, RIGHT, SPREAD, WORTH
-
-DIRECTIONS = ("up", "down", "left", "right")
+from .tables import HALF_ROW, HIGH_HALF, LEFT, LOW_HALF, RIGHT, SPREAD, TOP, WORTH
+from .variant import CLASSIC
 
 
 def transpose(board: int) -> int:
     """Swap rows and columns: cell (r, c) goes to (c, r)."""
     s, h = SPREAD, HALF_ROW
     return (
-        s[board & h] | s[board >> 10 & h] << 40
+        s[board & h]
+        | s[board >> 10 & h] << 40
         | (s[board >> 20 & h] | s[board >> 30 & h] << 40) << 5
         | (s[board >> 40 & h] | s[board >> 50 & h] << 40) << 10
         | (s[board >> 60 & h] | s[board >> 70] << 40) << 15
@@ -28,8 +29,14 @@ def worth(board: int) -> int:
     """The sum of k * 2**k over the board's tiles 2**k: a move raises it by the points it scores (see tables)."""
     w, h = WORTH, HALF_ROW
     return (
-        w[board & h] + w[board >> 10 & h] + w[board >> 20 & h] + w[board >> 30 & h]
-        + w[board >> 40 & h] + w[board >> 50 & h] + w[board >> 60 & h] + w[board >> 70]
+        w[board & h]
+        + w[board >> 10 & h]
+        + w[board >> 20 & h]
+        + w[board >> 30 & h]
+        + w[board >> 40 & h]
+        + w[board >> 50 & h]
+        + w[board >> 60 & h]
+        + w[board >> 70]
     )
 
 
@@ -55,7 +62,8 @@ def _vertical(table):
 
     def slide(board: int) -> int:
         t = (
-            s[board & h] | s[board >> 10 & h] << 40
+            s[board & h]
+            | s[board >> 10 & h] << 40
             | (s[board >> 20 & h] | s[board >> 30 & h] << 40) << 5
             | (s[board >> 40 & h] | s[board >> 50 & h] << 40) << 10
             | (s[board >> 60 & h] | s[board >> 70] << 40) << 15
@@ -65,7 +73,8 @@ def _vertical(table):
         c = table[lo[t >> 40 & h] + hi[t >> 50 & h]]
         d = table[lo[t >> 60 & h] + hi[t >> 70]]
         return (
-            s[a & h] | s[a >> 10] << 40
+            s[a & h]
+            | s[a >> 10] << 40
             | (s[b & h] | s[b >> 10] << 40) << 5
             | (s[c & h] | s[c >> 10] << 40) << 10
             | (s[d & h] | s[d >> 10] << 40) << 15
@@ -85,11 +94,7 @@ SLIDES = {"up": move_up, "down": move_down, "left": move_left, "right": move_rig
 
 def move(board: int, direction: str) -> tuple[int, int]:
     """(board after sliding, points gained). The board is unchanged for an invalid move."""
-    try:
-        slide = SLIDES[direction]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown direction {direction!r}; expected one of {DIRECTIONS}") from None
-    moved = slide(board)
+    moved = SLIDES[direction](board)
     return moved, worth(moved) - worth(board)
 
 
@@ -104,4 +109,4 @@ def is_over(board: int) -> bool:
     For any board holding at least one tile this is the same as no valid move; an empty
     board is neither over nor movable (it never occurs in a game).
     """
-    return 0 not in exponents(board) and not has_equal_neighbours(exponent_grid(board))
+    return 0 not in exponents(board, CLASSIC) and not has_equal_neighbours(exponent_grid(board, CLASSIC), TOP)

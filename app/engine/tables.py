@@ -1,4 +1,4 @@
-"""Row lookup tables, built once at import from rules.slide_line.
+"""The classic 4x4's row lookup tables, built once at import from rules.slide_line.
 
 LEFT and RIGHT give the 20-bit row (four 5-bit exponents, index 0 lowest)
 that a row slides to. A row's cells hold one of 18 exponents (0 to 17), so
@@ -26,10 +26,15 @@ values in a list of 2**20: 12 MB in every worker, against 8 KB.
 from array import array
 from itertools import product
 
-from .board import CELL_BITS, CELL_MASK, MAX_EXPONENT, ROW_BITS, SIZE, line_bits
 from .rules import slide_line
+from .variant import CLASSIC
 
-LADDER = MAX_EXPONENT + 1  # the exponents a cell can hold: 0 (empty) to 17
+SIZE, CELL_BITS, CELL_MASK, TOP = CLASSIC.size, CLASSIC.cell_bits, CLASSIC.cell_mask, CLASSIC.max_exponent
+# The packed layout written out below and in sliding.py: four cells of five bits a row.
+if (SIZE, CELL_BITS) != (4, 5):
+    raise ImportError("the classic kernel is written for 4x4 boards of 5-bit cells")
+ROW_BITS = CELL_BITS * SIZE
+LADDER = TOP + 1  # the exponents a cell can hold: 0 (empty) to 17
 HALF_ROW = (1 << 2 * CELL_BITS) - 1  # a 10-bit half row: two cells
 PAIRS = range(HALF_ROW + 1)
 
@@ -48,10 +53,16 @@ SPREAD = tuple(pair & CELL_MASK | (pair >> CELL_BITS) << ROW_BITS for pair in PA
 WORTH = tuple(sum(e << e for e in (pair & CELL_MASK, pair >> CELL_BITS)) for pair in PAIRS)
 
 
+def line_bits(line) -> int:
+    """Pack four exponents into 20 bits, index 0 lowest: a row of the board."""
+    a, b, c, d = line
+    return a | b << CELL_BITS | c << 2 * CELL_BITS | d << 3 * CELL_BITS
+
+
 def _build() -> None:
     """Slide every possible row once; its mirror image gives the rightward result."""
     for line in product(range(LADDER), repeat=SIZE):
-        slid = slide_line(line)
+        slid = slide_line(line, TOP)
         LEFT[ordinal(line)] = line_bits(slid.cells)
         RIGHT[ordinal(line[::-1])] = line_bits(slid.cells[::-1])
 

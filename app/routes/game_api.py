@@ -1,13 +1,14 @@
 """/api/game: the session's game, its moves, hints and the copies the page keeps. Thin routes: each
-reads its request and answers with what app/games.py, which keeps the game's rules, did."""
+reads its request and answers with what app/games/session.py, which keeps the game's rules, did."""
 
 import re
 
 from flask import Blueprint, request
 
-from .. import games, limits
-from ..engine import DIRECTIONS, InvalidState, check_count, slide_tiles
+from .. import limits
+from ..engine import CLASSIC, DIRECTIONS, InvalidState, check_count, slide_tiles
 from ..errors import ApiError
+from ..games import session as games
 from ..requests import json_object
 
 bp = limits.api_routes(Blueprint("api", __name__, url_prefix="/api"))
@@ -26,7 +27,8 @@ def current_game():
 
 @bp.post("/game")
 def start_game():
-    return games.start(json_object(optional={"seed"}).get("seed")).to_state(), 201
+    body = json_object(optional={"seed", "size"})
+    return games.start(body.get("seed"), body.get("size", CLASSIC.size)).to_state(), 201
 
 
 @bp.put("/game")
@@ -59,14 +61,15 @@ def move():
     if played.repeated:
         answer["repeated"] = True
     elif "direction" in body:
-        answer["animation"] = animation(played.before, body["direction"], played.outcomes[0].spawned)
+        answer["animation"] = animation(played.game, played.before, body["direction"], played.outcomes[0].spawned)
     return answer
 
 
-def animation(board, direction, spawned):
-    """Every tile after the slide, with the cells it came from, and the new tile (None if nothing moved)."""
+def animation(game, board, direction, spawned):
+    """Every tile of ``game`` after the slide from ``board``, with the cells it came from, and the new
+    tile (None if nothing moved)."""
     new_tile = None if spawned is None else dict(zip(("row", "col", "value"), spawned, strict=True))
-    return {"tiles": slide_tiles(board, direction), "spawned": new_tile}
+    return {"tiles": slide_tiles(board, direction, game.variant), "spawned": new_tile}
 
 
 @bp.post("/game/undo")

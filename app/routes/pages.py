@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, redirect, render_template, url_for
 from flask_babel import get_locale
 
 from ..charts import reach_chart
-from ..games import MAX_BATCH
+from ..games.session import MAX_BATCH
 from ..solver import Weights
 
 bp = Blueprint("pages", __name__)

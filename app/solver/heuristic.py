@@ -1,4 +1,4 @@
-"""Board evaluation from one per-line lookup table.
+"""Board evaluation from one per-line lookup table (the general solver rates lines of any length alike).
 
 A board's value is the sum of the table entries of its 4 rows and its 4 columns
 (the rows of its transpose), so evaluating costs 8 array lookups. The table rates
@@ -12,8 +12,6 @@ always pays. All weights are named in ``Weights`` and were chosen by benchmark
 from dataclasses import dataclass
 
 import numpy as np
-
-from app.engine.board import SIZE
 
 from .layout import LINES, line_cells
 
@@ -41,7 +39,7 @@ def _merges(lines: np.ndarray) -> np.ndarray:
     merges = np.zeros(len(lines))
     previous = np.zeros(len(lines), dtype=lines.dtype)
     run = np.zeros(len(lines))
-    for i in range(SIZE):
+    for i in range(lines.shape[1]):
         rank = lines[:, i]
         tile = rank > 0
         same = tile & (rank == previous)
@@ -57,7 +55,7 @@ def _monotonicity(lines: np.ndarray, power: float) -> np.ndarray:
     weight = lines.astype(float) ** power
     rises = np.zeros(len(lines))
     falls = np.zeros(len(lines))
-    for i in range(1, SIZE):
+    for i in range(1, lines.shape[1]):
         step = weight[:, i] - weight[:, i - 1]
         falling = lines[:, i - 1] > lines[:, i]
         falls += np.where(falling, -step, 0)
@@ -67,12 +65,16 @@ def _monotonicity(lines: np.ndarray, power: float) -> np.ndarray:
 
 def build_table(weights: Weights) -> np.ndarray:
     """Value of every line, indexed by the search's 16-bit rows (the array the compiled search reads)."""
-    lines = _lines()
+    return line_values(_lines(), weights)
+
+
+def line_values(lines: np.ndarray, weights: Weights) -> np.ndarray:
+    """Value of each line (a row of ``lines``: its exponents, index 0 first), of any length."""
     ranks = lines.astype(float)
     return (
         weights.empty * (lines == 0).sum(axis=1)
         + weights.merges * _merges(lines)
         - weights.monotonicity * _monotonicity(lines, weights.monotonicity_power)
         - weights.sum * (ranks**weights.sum_power).sum(axis=1)
-        - weights.inner * (ranks[:, 1:3] ** weights.inner_power).sum(axis=1)
+        - weights.inner * (ranks[:, 1:-1] ** weights.inner_power).sum(axis=1)
     )

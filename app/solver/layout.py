@@ -17,8 +17,9 @@ kept as a signed 64-bit integer, the type numba computes with.
 
 import numpy as np
 
-from app.engine.board import CELL_BITS, SIZE, exponents
-from app.engine.tables import LEFT, RIGHT, ordinal
+from app.engine.board import exponents
+from app.engine.tables import CELL_BITS, LEFT, RIGHT, SIZE, ordinal
+from app.engine.variant import CLASSIC
 
 BITS = 4
 TOP = (1 << BITS) - 1  # the biggest exponent the search tells apart
@@ -34,7 +35,7 @@ def line_cells(lines: np.ndarray) -> list[np.ndarray]:
 def to_search(board: int) -> int:
     """The engine's packed board in the search's layout (tiles above 32768 seen as 32768)."""
     value = 0
-    for i, exponent in enumerate(exponents(board)):
+    for i, exponent in enumerate(exponents(board, CLASSIC)):
         value |= min(exponent, TOP) << (BITS * i)
     return value - (1 << 64) if value >> 63 else value
 

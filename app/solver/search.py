@@ -23,7 +23,7 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-from app.engine.sliding import DIRECTIONS
+from app.engine.directions import DIRECTIONS
 
 from .layout import LINE, row_tables
 

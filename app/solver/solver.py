@@ -15,8 +15,10 @@ from time import perf_counter
 import numpy as np
 
 from app.engine.board import exponents
+from app.engine.directions import DIRECTIONS
 from app.engine.errors import GameFinished
-from app.engine.sliding import DIRECTIONS, valid_moves
+from app.engine.sliding import valid_moves
+from app.engine.variant import CLASSIC
 
 from . import layout, search
 from .heuristic import Weights, build_table
@@ -48,7 +50,7 @@ class Suggestion:
 
 def depth_limit(board: int) -> int:
     """Spawns worth searching: more distinct tiles, more to plan for (nneonneo's rule)."""
-    return max(MIN_SPAWNS, len(set(exponents(board)) - {0}) - FEWER_SPAWNS)
+    return max(MIN_SPAWNS, len(set(exponents(board, CLASSIC)) - {0}) - FEWER_SPAWNS)
 
 
 def _line_table(weights: Weights) -> np.ndarray:
@@ -85,14 +87,19 @@ class Solver:
         self.state[search.DEADLINE] = deadline
         self.state[search.ABORTED] = 0.0
         scores = search.score_moves(
-            layout.to_search(board), spawns, np.asarray(order), self.lines, self.loss,
-            self.keys, self.depths, self.values, self.state,
+            layout.to_search(board),
+            spawns,
+            np.asarray(order),
+            self.lines,
+            self.loss,
+            self.keys,
+            self.depths,
+            self.values,
+            self.state,
         )
         return scores, not self.state[search.ABORTED]
 
-    def suggest(
-        self, board: int, budget_ms: float = DEFAULT_BUDGET_MS, started: float | None = None
-    ) -> Suggestion:
+    def suggest(self, board: int, budget_ms: float = DEFAULT_BUDGET_MS, started: float | None = None) -> Suggestion:
         """The best move, with the scores of the deepest pass that finished.
 
         A pass cut off by the deadline may still change the move (see the module's docstring); the
@@ -123,6 +130,8 @@ class Solver:
                 spawns = next_spawns
             break
         return Suggestion(
-            DIRECTIONS[choice], {DIRECTIONS[d]: float(scores[d]) for d in valid}, spawns + 1,
+            DIRECTIONS[choice],
+            {DIRECTIONS[d]: float(scores[d]) for d in valid},
+            spawns + 1,
             (perf_counter() - start) * 1000,
         )

@@ -3,7 +3,7 @@
 One module per job: ``locking`` is the lock protocol every backend follows, ``cookies``
 says when the session cookie is sent, ``sqlite_store`` is the embedded store (one machine,
 any number of workers, locking with app/lockfiles.py) and ``redis_store`` the scale-out
-store (any number of replicas). app/games.py, not the store, turns a session into a game.
+store (any number of replicas). app/games/session.py, not the store, turns a session into a game.
 """
 
 from datetime import timedelta

@@ -14,14 +14,14 @@ operations this protocol needs, and two more, ``_holder`` and ``_games_at``, for
 One game, one place: a session holds at most one game (``game_of``, a function the app gives,
 names it), and the store lets no two live sessions hold the same game. The write-back of a
 session whose game another live session holds is refused, and that session is forgotten
-(GameHeldElsewhere): its page puts its game back, and gets a fork (app/games.py). The check and
+(GameHeldElsewhere): its page puts its game back, and gets a fork (app/games/session.py). The check and
 the write are one step of the store, so two requests can never both win; ``held_elsewhere``
 tells a request beforehand whether a game is held by another session.
 
 Help on the position: the store also keeps, beside each session, the board its game stands on
 while a hint asked there from another session would help a game that can still be verified
 (``position_of``, a function the app gives; None otherwise), written by the same step as the
-session; ``games_at`` names the live games standing on any of some boards (app/games.py counts
+session; ``games_at`` names the live games standing on any of some boards (app/games/session.py counts
 a hint there as help to each of them).
 
 What a session is worth decides how long it is kept: one whose game has a move (``played``,

@@ -2,7 +2,7 @@
 
 import json
 
-from app.engine import max_tile
+from app.engine import CLASSIC, max_tile
 from bench import solver as bench
 
 
@@ -14,8 +14,18 @@ def test_tiny_benchmark_writes_the_documented_json(tmp_path, capsys):
     assert "moves per second" in capsys.readouterr().out
     document = json.loads(path.read_text())
     assert document["games_finished"] == 2 and document["cut"] == 0.0
-    for key in ("date", "command", "budget_ms", "games", "seed", "cores", "reached", "score", "ms_per_move",
-                "moves_per_second"):
+    for key in (
+        "date",
+        "command",
+        "budget_ms",
+        "games",
+        "seed",
+        "cores",
+        "reached",
+        "score",
+        "ms_per_move",
+        "moves_per_second",
+    ):
         assert key in document
     assert set(document["reached"]) == {"2048", "4096", "8192", "16384", "32768"}
     assert set(document["ms_per_move"]) == {"median", "p99"}
@@ -25,7 +35,7 @@ def test_tiny_benchmark_writes_the_documented_json(tmp_path, capsys):
         assert set(game) == {"seed", "max_tile", "score", "moves", "cpu_seconds", "nodes", "directions"}
         assert 0 < game["moves"] <= 150 and len(game["directions"]) == game["moves"]
         replayed = bench.replay(game["seed"], game["directions"])
-        assert (replayed.score, max_tile(replayed.board)) == (game["score"], game["max_tile"])
+        assert (replayed.score, max_tile(replayed.board, CLASSIC)) == (game["score"], game["max_tile"])
 
 
 def test_speed_benchmark_prints_and_stores_cpython_and_compiled_moves_per_second(capsys, tmp_path):

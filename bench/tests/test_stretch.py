@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from app.engine import Game, max_tile
+from app.engine import CLASSIC, Game, max_tile
 from bench import solver as solver_bench
 from bench import stretch
 
@@ -24,7 +24,7 @@ def test_a_start_is_the_first_position_of_a_stored_game_that_holds_the_tile(stor
         there = solver_bench.replay(seed, stored["directions"][: state["moves"]])
         before = solver_bench.replay(seed, stored["directions"][: state["moves"] - 1])
         assert there.to_state() == state
-        assert max_tile(there.board) >= 32 > max_tile(before.board)
+        assert max_tile(there.board, CLASSIC) >= 32 > max_tile(before.board, CLASSIC)
 
 
 def test_games_that_never_held_the_tile_give_no_start(stored_run):
@@ -55,7 +55,7 @@ def test_a_trial_ends_at_the_tile_and_replays_from_its_start(stored_run):
     played = stretch.trial(seed, state, 30, 1e-4, 2, 128)
     assert played["reached"] and played["moves"] == len(played["directions"]) > 0
     replayed = stretch.replay(seed, 30, played["directions"], games, from_tile=32)
-    assert max_tile(replayed.board) == 128 and replayed.moves == state["moves"] + played["moves"]
+    assert max_tile(replayed.board, CLASSIC) == 128 and replayed.moves == state["moves"] + played["moves"]
 
 
 def test_a_trial_on_a_lost_board_is_lost_at_once():

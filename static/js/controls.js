@@ -127,12 +127,11 @@ function bindRecordMenu(menu, records) {
     records.game.onStateChange((state) => {
       if (isFinished(state)) menu.open = true;
     }),
-    // The overlay's Share: the menu's, the focus in its name field, with the name kept from last
-    // time (or asked for there).
+    // The overlay's Share: the menu, which says what sharing does and offers a link only, the focus
+    // in its name field (the name kept from last time, or to type).
     listen(records.share, 'click', () => {
       menu.open = true;
       menu.querySelector('input').focus();
-      onLoaded(recordMenu, (m) => m.save('share'))();
     }),
   );
 }

@@ -1,5 +1,6 @@
-// The game page's record menu: save the game under a name, then share its replay's link or open
-// its review. controls.js loads this module when the menu first opens (by hand, or as the game ends).
+// The game page's record menu: save the game under a name, then share its replay's link (listed in
+// the hall of fame, or a link only) or open its review. controls.js loads this module when the menu
+// first opens (by hand, or as the game ends).
 
 import { pageData } from './page.js';
 import { createRecordsApi } from './records-api.js';
@@ -15,8 +16,9 @@ export const saveRecordName = (name) => write(NAME_KEY, name);
 
 /**
  * `menu`: the page's <details> holding the name form and a status line; `messages` has its texts
- * (shared, failed). Its `save(action)` saves the game, then shows the link ("share") or opens the
- * review ("review"); controls.js calls it for the menu's buttons, pressed before this module loaded too.
+ * (shared, sharedUnlisted, failed). Its `save(action)` saves the game, then shows the link ("share",
+ * listed; "share-unlisted", a link only) or opens the review ("review"); controls.js calls it for the
+ * menu's buttons, pressed before this module loaded too.
  */
 export function createRecordMenu(menu, { game, messages }) {
   const api = createRecordsApi(pageData().apiRoot);
@@ -36,17 +38,18 @@ export function createRecordMenu(menu, { game, messages }) {
     }
   }
 
-  async function post() {
+  async function post(listed) {
     await game.whenIdle(); // moves still on their way belong in the record
-    return api.saveRecord(name.value);
+    return api.saveRecord(name.value, listed);
   }
 
   async function save(action) {
     if (!form.reportValidity()) return;
     say('');
+    const unlisted = action === 'share-unlisted';
     let saved;
     try {
-      saved = await post();
+      saved = await post(!unlisted);
     } catch {
       say(messages.failed);
       return;
@@ -55,7 +58,7 @@ export function createRecordMenu(menu, { game, messages }) {
     if (action === 'review') {
       window.location.assign(`${saved.url}#review`);
     } else {
-      say(messages.shared, saved.url);
+      say(unlisted ? messages.sharedUnlisted : messages.shared, saved.url);
       const url = new URL(saved.url, window.location.href).href;
       if (await handOver({ url }) === 'copied') result.append(' ', messages.copied);
     }

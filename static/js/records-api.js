@@ -7,8 +7,11 @@ import { caller, withRetry } from './api.js';
 export function createRecordsApi(root = '/api', headers = {}) {
   const call = caller(root, headers);
   return {
-    /** Save the session's game under `name`: {id, url}. Sent once: a retry after a lost answer would save it twice. */
-    saveRecord: (name) => call('POST', '/records', { name }),
+    /**
+     * Save the session's game under `name`, listed in the hall of fame unless `listed` is false (a
+     * link only): {id, url}. Sent once: a retry after a lost answer would save it twice.
+     */
+    saveRecord: (name, listed = true) => call('POST', '/records', listed ? { name } : { name, listed }),
     record: (id) => call('GET', `/records/${id}`),
     /** The solver's review of the range of positions from `from`: {reviews, next}. */
     reviewRange: (id, from) => call('GET', `/records/${id}/review?from=${from}`),

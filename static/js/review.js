@@ -6,27 +6,22 @@
 // that move is drawn on it, the review line names the move by its number, and choosing a mistake in
 // the list shows the board it was played from. The last board has no move, so no arrow. The server
 // analyses one range of positions per request and keeps the results, so the page asks for the range
-// of the position shown, and "Find the biggest mistakes" walks the ranges in turn: each request is
-// short, and a game reviewed once is never analysed again.
+// of the position shown, and "Find the biggest mistakes" walks the ranges the server names, the last
+// moves first (games are lost at their end): each request is short, and a game reviewed once is never
+// analysed again.
 
 import { withBoundedRetry } from './records-api.js';
 import { directionName, fill } from './page.js';
 
 /** The reviews fetched so far, by position, asked for one range at a time. */
-function createRanges(api, record, moves) {
+function createRanges(api, record) {
   const reviews = new Map(); // position -> the server's review of the move played from it
   let queue = Promise.resolve(); // the last request asked for: the next waits for it
   return {
     reviews,
-    /** The first position from `position` on whose review the page has not fetched (null when none is left). */
-    unreviewedFrom(position) {
-      let next = position;
-      while (next < moves && reviews.has(next)) next += 1;
-      return next < moves ? next : null;
-    },
     /**
      * Fetch the range from `first` unless the range before it, still on its way when this was asked
-     * (a player stepping on, the walk from the start), brings its review: never the same position twice.
+     * (a player stepping on, the walk through the game), brings its review: never the same position twice.
      */
     load(first) {
       const fetched = queue.then(() => (reviews.has(first) ? undefined : withBoundedRetry(() => api.reviewRange(record, first)).then((body) => {
@@ -133,7 +128,7 @@ function mistakeItem(item, { messages, format, strategyUrl, jump, percent }) {
   return li;
 }
 
-/** "Find the biggest mistakes": review the game range by range from the start, updating the list as it goes. */
+/** "Find the biggest mistakes": review the game range by range, its last moves first, updating the list as it goes. */
 function createMistakes(ranges, { api, record, elements, ...texts }) {
   const { messages, format } = texts;
   const row = { ...texts, percent: percentFormat() };
@@ -155,13 +150,11 @@ function createMistakes(ranges, { api, record, elements, ...texts }) {
     searching = true;
     elements.find.setAttribute('aria-busy', 'true');
     try {
-      // Positions the page has (the range of the position shown) are not asked for again.
-      let next = ranges.unreviewedFrom(0);
-      await showMistakes();
-      while (next !== null) {
-        await ranges.load(next);
-        next = ranges.unreviewedFrom(next);
-        await showMistakes();
+      // The server says where to go on: the last moves first, where games are lost, then the rest.
+      let body = await showMistakes();
+      while (body.next !== null) {
+        await ranges.load(body.next);
+        body = await showMistakes();
       }
     } catch {
       elements.progress.textContent = messages.unavailable;
@@ -177,7 +170,7 @@ function createMistakes(ranges, { api, record, elements, ...texts }) {
  * board into view; `elements`: move, find, progress, list, and arrow (the solver's move drawn on the board).
  */
 export function createReview({ api, record, moves, messages, format, strategyUrl, elements, jump }) {
-  const ranges = createRanges(api, record, moves);
+  const ranges = createRanges(api, record);
   const showPosition = createPositionReview(ranges, { messages, format, element: elements.move, arrow: elements.arrow, last: moves });
   const findMistakes = createMistakes(ranges, { api, record, elements, messages, format, strategyUrl, jump });
   elements.find.addEventListener('click', findMistakes);

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine import MAX_MOVES, MAX_SCORE
+from app.engine import CLASSIC
 from tests.support.states import restorable_state
 
 NEAR_WIN = [[1024, 1024, 0, 0], [2, 4, 8, 16], [0, 0, 0, 0], [0, 0, 0, 0]]
@@ -52,7 +52,7 @@ def test_the_same_seed_and_moves_give_the_same_game(app):
 @pytest.mark.parametrize(
     "body",
     [
-        {"seed": "7"},
+        {"seed": "seven"},  # a seed in a string is its decimal digits
         {"seed": True},
         {"seed": 1.5},
         {"seed": -1},
@@ -353,7 +353,7 @@ def test_a_request_id_that_is_not_one_is_refused(client, request_id):
 
 @pytest.mark.parametrize("field", ["score", "moves"])
 def test_counters_past_what_a_game_can_reach_are_refused(client, field):
-    limit = {"score": MAX_SCORE, "moves": MAX_MOVES}[field]
+    limit = {"score": CLASSIC.max_score, "moves": CLASSIC.max_moves}[field]
     assert client.put("/api/game", json=restorable_state(NEAR_WIN, **{field: limit})).status_code == 200
     for beyond in (limit + 1, 2**53 - 1):
         refused = client.put("/api/game", json=restorable_state(NEAR_WIN, **{field: beyond}))
@@ -361,14 +361,19 @@ def test_counters_past_what_a_game_can_reach_are_refused(client, field):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(score=st.integers(MAX_SCORE - 5000, MAX_SCORE), moves=st.integers(MAX_MOVES - 3, MAX_MOVES))
+@given(
+    score=st.integers(CLASSIC.max_score - 5000, CLASSIC.max_score),
+    moves=st.integers(CLASSIC.max_moves - 3, CLASSIC.max_moves),
+)
 def test_a_game_restored_at_its_counters_bounds_plays_on_and_stays_stored(client, score, moves):
     client.put("/api/game", json=restorable_state(NEAR_WIN, score=score, moves=moves, won=False))
     moved = client.post("/api/game/moves", json={"direction": "left"}).get_json()
     assert moved["moved"] is True and moved["gained"] == 2048
     after = client.get("/api/game").get_json()
     assert after["created"] is False and after["board"] == moved["board"]
-    assert after["score"] == min(score + 2048, MAX_SCORE) and after["moves"] == min(moves + 1, MAX_MOVES)
+    assert after["score"] == min(score + 2048, CLASSIC.max_score) and after["moves"] == min(
+        moves + 1, CLASSIC.max_moves
+    )
 
 
 def test_a_batch_is_played_without_drawing_its_animation(client, monkeypatch):

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from app import hints
-from app.engine import Game, move, pack
+from app.engine import Game, pack
+from app.engine.sliding import move
 from tests.support.session_lock import holding_the_session_of
 from tests.support.states import restorable_state
 

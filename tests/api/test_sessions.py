@@ -12,7 +12,8 @@ import time_machine
 from flask import request, session
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from app import create_app, games
+from app import create_app
+from app.games import session as games
 from app.store.cookies import COOKIE_SENT
 from tests.support.session_lock import holding_the_session_of
 from tests.support.states import restorable_state

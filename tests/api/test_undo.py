@@ -1,6 +1,7 @@
 """Undo: a move taken back with its randomness, refused when there is none, marked on the record."""
 
-from app.engine import DIRECTIONS, move, pack
+from app.engine import DIRECTIONS, pack
+from app.engine.sliding import move
 from tests.support.client_play import finish, hall_of_fame, play, save
 from tests.support.states import restorable_state
 

@@ -12,8 +12,9 @@ import sys
 import pytest
 
 from app import create_app, records
-from app.engine import DIRECTIONS, Game
+from app.engine import CLASSIC, DIRECTIONS, VARIANTS, Game
 from app.engine.history import Directions
+from app.games.played import PlayedGame
 from tests.support import image
 from tests.support.client_play import boards
 from tests.support.postgres import postgres_server
@@ -39,11 +40,14 @@ def flask(*args, env, stdin=None):
 
 
 def made_game(rng, number):
-    """A game played with random moves by the engine: every kind a record can hold, most of them over."""
+    """A game played with random moves by the engine: every kind a record can hold, most of them over,
+    some of them on a 3x3 or 5x5 board."""
     if number % 10 == 9:  # put back from a state: replays from there, never verified
-        game = Game.from_state(restorable_state([[2, 0, 0, 0], [0, 0, 4, 0], [0] * 4, [0, 0, 0, 8]], moves=3))
+        start = restorable_state([[2, 0, 0, 0], [0, 0, 4, 0], [0] * 4, [0, 0, 0, 8]], moves=3)
+        game = PlayedGame.from_state(start, rng.getrandbits(63))
     else:
-        game = Game.new(rng.getrandbits(63), seed_chosen=number % 10 == 8)
+        variant = {3: VARIANTS[3], 6: VARIANTS[5]}.get(number % 17, CLASSIC)
+        game = PlayedGame.new(rng.getrandbits(63), variant=variant, seed_chosen=number % 10 == 8)
     game.id = "".join(rng.choices(ID_LETTERS, k=16)) if number % 50 else None
     moves = 10**6 if number % 3 else rng.randrange(5, 60)  # two in three played to the end
     while game.moves < moves and not game.over:
@@ -58,7 +62,7 @@ def made_game(rng, number):
 def same_api(source, copy, ids):
     """The hall of fame (every list a player can ask for) and each record, as the API shows them."""
     one, other = source.test_client(), copy.test_client()
-    for query in ("?limit=100", "?limit=100&without_help=1", ""):
+    for query in ("?limit=100", "?limit=100&without_help=1", "", "?size=3&without_help=0", "?size=5&limit=100"):
         ranked = one.get(f"/api/records{query}").get_json()
         assert ranked["records"] and other.get(f"/api/records{query}").get_json() == ranked
     for record_id in ids:
@@ -66,7 +70,9 @@ def same_api(source, copy, ids):
         assert shown == one.get(f"/api/records/{record_id}").get_json()
         replay = shown["replay"]
         if replay["seed"] is not None:  # over: the seed shows, and replays the game from it
-            game = Game.replay(replay["seed"], replay["start"], Directions.from_letters(replay["directions"]))
+            variant = VARIANTS[shown["size"]]
+            directions = Directions.from_letters(replay["directions"], variant)
+            game = Game.replay(int(replay["seed"]), replay["start"], directions, variant)
             assert (game.score, game.moves, game.over) == (shown["score"], shown["moves"], True)
             assert boards(shown)[-1] == game.to_state()["board"]
 

@@ -1,6 +1,6 @@
-"""A host takes records down with the real ``flask records`` commands: hidden, renamed, deleted, each
-logged, and what players see follows at once (the hall of fame, the record's page and API, its
-review); a backup keeps a hidden record hidden."""
+"""A host finds a record and takes it down with the real ``flask records`` commands: listed by name,
+hidden, renamed, deleted, each logged, and what players see follows at once (the hall of fame, the
+record's page and API, its review); a backup keeps a hidden record hidden."""
 
 import json
 import random
@@ -35,6 +35,9 @@ def test_a_host_hides_renames_and_deletes_records(hosted, tmp_path):
     first, second, third = ids
     assert sorted(listed(client)) == sorted(ids)
 
+    found = flask("records", "list", "--name", "player 1", env=env)  # the docs' first step: find the id
+    assert found.returncode == 0 and [line.split("\t")[:2] for line in found.stdout.splitlines()] == [
+        [first, "Player 1"]]  # fmt: skip
     hidden = flask("records", "hide", "--", first, env=env)
     assert hidden.returncode == 0 and f"record {first} ('Player 1', score" in hidden.stderr
     assert "hidden by the host" in hidden.stderr

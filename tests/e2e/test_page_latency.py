@@ -6,7 +6,8 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from app.engine import pack, valid_moves
+from app.engine import pack
+from app.engine.sliding import valid_moves
 from tests.support.browser import emulate_round_trip
 from tests.support.game_page import (
     ALL_KEYS,
@@ -87,7 +88,7 @@ def test_keys_sent_ahead_go_after_the_batch_out_and_again_if_the_server_did_not_
         page.wait_for_timeout(30)
     wait_idle(page, timeout=30_000)
 
-    assert refused and any("after" in body for body in sent[sent.index(refused[0]) + 1:])
+    assert refused and any("after" in body for body in sent[sent.index(refused[0]) + 1 :])
     ids = [body["id"] for body in sent]
     assert all(body["after"] in ids[:i] for i, body in enumerate(sent) if "after" in body)
     expected = replay(playwright, base_url, 8, [ALL_KEYS[k] for k in keys])

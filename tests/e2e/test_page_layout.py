@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from app.engine import MAX_SCORE
+from app.engine import CLASSIC
 from tests.support.game_page import axe_violations, load, put_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -128,10 +128,10 @@ def test_a_laptop_shows_the_board_and_every_control_without_scrolling_and_auto_p
 @pytest.mark.parametrize("language", ["en", "cs"])
 @pytest.mark.parametrize("width, score", [(1024, 123_456), (1024, 10_000_000), (390, 1_000_000), (320, 10_000_000)])
 def test_scores_up_to_ten_million_fit_beside_or_above_the_board(page, language, width, score):
-    """No game scores past MAX_SCORE (3,932,164): the best score, kept in the browser, shows the rest."""
+    """No game scores past CLASSIC.max_score (3,932,164): the best score, kept in the browser, shows the rest."""
     page.set_viewport_size({"width": width, "height": 800})
     page.add_init_script(f"localStorage.setItem('bestScore', '{score}')")
-    put_game(page, LOW, score=min(score, MAX_SCORE), won=True, keep_playing=True, moves=5000)
+    put_game(page, LOW, score=min(score, CLASSIC.max_score), won=True, keep_playing=True, moves=5000)
     page.goto(f"/language/{language}?next=/")
     wait_idle(page)
     board = page.get_by_test_id("board").bounding_box()

@@ -3,7 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from app.engine import pack, valid_moves
+from app.engine import pack
+from app.engine.sliding import valid_moves
 from tests.support.game_page import (
     dom_board,
     dom_score,
@@ -115,4 +116,3 @@ def test_an_outage_shows_no_board_the_game_never_had_and_play_resumes_exactly(pa
     page.keyboard.press(f"Arrow{direction.capitalize()}")
     wait_idle(page)
     assert server_state(page)["moves"] == before["moves"] + 2  # play resumed
-

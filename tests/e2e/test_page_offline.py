@@ -13,7 +13,8 @@ from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from app import create_app
-from app.engine import pack, valid_moves
+from app.engine import pack
+from app.engine.sliding import valid_moves
 from tests.support.browser import wait_for_promise
 from tests.support.game_page import dom_best, dom_board, wait_idle
 
@@ -129,8 +130,9 @@ OFFLINE_TITLES = {"en": "This page cannot be loaded right now", "cs": "Tuto str√
 
 
 @pytest.mark.parametrize("language", ["en", "cs"])
-def test_a_page_never_opened_is_the_apps_own_offline_page_in_the_players_language(browser, server, console_guard,
-                                                                                     language):
+def test_a_page_never_opened_is_the_apps_own_offline_page_in_the_players_language(
+    browser, server, console_guard, language
+):
     console_guard.allow(r"Failed to load resource|ERR_INTERNET_DISCONNECTED")
     url = server.start()
     context = console_guard.watch(browser.new_context(base_url=url))

@@ -137,14 +137,17 @@ def test_game_over_shows_the_final_score_a_new_best_and_shares_by_the_system_she
     expect(page.get_by_test_id("final-score")).to_have_text("Final score: 3,128 New best!")
     share = page.get_by_test_id("overlay-share")
     expect(share).to_be_in_viewport()
-    share.click()
+    share.click()  # the menu, which says what sharing does: the name kept from last time
+    expect(page.get_by_test_id("share-note")).to_contain_text("public hall of fame")
+    expect(page.locator("#record-name")).to_have_value("Eva")
+    page.get_by_test_id("share-listed").click()
     link = page.get_by_test_id("record-link")
     expect(link).to_be_visible()
     page.wait_for_function("() => window.__shared")
     assert page.evaluate("() => window.__shared.url") == link.inner_text()
 
     page.evaluate("() => { window.__shared = null; }")
-    share.click()  # again: the same record, the same link
+    page.get_by_test_id("share-listed").click()  # again: the same record, the same link
     page.wait_for_function("() => window.__shared")
     expect(page.get_by_test_id("record-link")).to_have_text(link.inner_text())
     assert page.evaluate("() => window.__shared.url") == link.inner_text()
@@ -158,6 +161,7 @@ def test_game_over_below_the_best_says_no_new_best_and_copies_the_link(page, con
     page.keyboard.press("ArrowLeft")
     expect(page.get_by_test_id("final-score")).to_have_text("Final score: 3,128")
     page.get_by_test_id("overlay-share").click()
+    page.get_by_test_id("share-listed").click()
     link = page.get_by_test_id("record-link")
     expect(link).to_be_visible()
     expect(page.locator("#record-menu [role=status]")).to_contain_text("Link copied.")

@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from app.engine import DIRECTIONS, MAX_EXPONENT, move, pack, slide_tiles, unpack
+from app.engine import CLASSIC, DIRECTIONS, pack, slide_tiles, unpack
+from app.engine.sliding import move
 from tests.support.game_page import load
 
 pytestmark = pytest.mark.e2e
@@ -27,7 +28,7 @@ def boards(count, seed=12):
         yield [row, row[::-1], [0] * 4, row]
     for _ in range(count):
         density = rng.random()
-        top = rng.randint(1, MAX_EXPONENT)
+        top = rng.randint(1, CLASSIC.max_exponent)
         yield [[(1 << rng.randint(1, top)) if rng.random() < density else 0 for _ in range(4)] for _ in range(4)]
 
 
@@ -35,7 +36,7 @@ def engine_case(board, direction):
     packed = pack(board)
     after, gained = move(packed, direction)
     return {
-        "board": unpack(after),
+        "board": unpack(after, CLASSIC),
         "gained": gained,
         "moved": after != packed,
         "tiles": slide_tiles(packed, direction),

@@ -7,7 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from app.engine import move, pack, valid_moves
+from app.engine import pack
+from app.engine.sliding import move, valid_moves
 from tests.support.game_page import load, put_game, seed_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e

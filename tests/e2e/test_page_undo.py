@@ -3,7 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from app.engine import pack, valid_moves
+from app.engine import pack
+from app.engine.sliding import valid_moves
 from tests.support.game_page import MoveTraffic, dom_board, dom_score, load, seed_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e

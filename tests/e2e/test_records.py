@@ -6,7 +6,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from app.engine import move, pack
+from app.engine import pack
+from app.engine.sliding import move
 from tests.support.game_page import axe_violations, dom_board, finish_game, load, put_game, server_state, wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -174,8 +175,12 @@ def test_reviewing_a_game_rates_its_moves_in_words_and_shows_the_chosen_one_on_t
     rating = first.get_by_test_id("rating").inner_text()
     assert rating.split(" · ")[0] in RATINGS
     assert rating == "Best move" or rating.endswith(("closer to losing", "loses the game"))
-    assert all(word in RATINGS for word in page.get_by_test_id("rating").evaluate_all(
-        "badges => badges.map(b => b.textContent.split(' · ')[0])"))
+    assert all(
+        word in RATINGS
+        for word in page.get_by_test_id("rating").evaluate_all(
+            "badges => badges.map(b => b.textContent.split(' · ')[0])"
+        )
+    )
     assert first.evaluate("el => el.tagName") == "BUTTON"  # a row to choose, not a bold underlined link
     move = int(first.get_attribute("data-move"))
     assert first.inner_text().startswith(f"Move {move}: played")

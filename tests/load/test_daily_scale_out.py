@@ -10,7 +10,8 @@ import pytest
 import time_machine
 
 from app import create_app
-from app.engine import DIRECTIONS, move, pack
+from app.engine import DIRECTIONS, pack
+from app.engine.sliding import move
 from tests.support.foresight import foretelling, foretold_share
 from tests.support.postgres import postgres_server
 from tests.support.servers import redis_server

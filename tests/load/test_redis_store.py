@@ -7,7 +7,8 @@ import pytest
 import redis
 from flask import request
 
-from app import assistance, create_app, games
+from app import assistance, create_app
+from app.games import session as games
 from tests.support.foresight import (
     chance_of_guessing,
     no_better_than_chance,

@@ -2,8 +2,8 @@
 
 import random
 
-from app.engine import DIRECTIONS, unpack
-from app.engine.history import TILE_LETTERS, positions
+from app.engine import DIRECTIONS, unpack, variant_of
+from app.engine.history import positions, tiles_from_text
 from tests.support.http_play import game_state
 
 
@@ -52,7 +52,10 @@ def hall_of_fame(client, query=""):
 def boards(record):
     """Every board of a record as the API shows it (``GET /api/records/<id>``), rebuilt from its
     directions and tiles as the replay page does."""
-    replay = record["replay"]
+    replay, variant = record["replay"], variant_of(record["size"])
     by_letter = {direction[0]: direction for direction in DIRECTIONS}
-    tiles = bytes(TILE_LETTERS.index(letter.encode()) for letter in replay["tiles"])
-    return [unpack(board) for board in positions(replay["start"], [by_letter[d] for d in replay["directions"]], tiles)]
+    tiles = tiles_from_text(replay["tiles"], variant)
+    return [
+        unpack(board, variant)
+        for board in positions(replay["start"], [by_letter[d] for d in replay["directions"]], tiles, variant)
+    ]

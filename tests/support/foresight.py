@@ -4,7 +4,8 @@ and as a seed (revealed by a record) foretells it."""
 import math
 import random
 
-from app.engine import DIRECTIONS, Game, empty_cells, move, pack
+from app.engine import CLASSIC, DIRECTIONS, Game, empty_cells, pack
+from app.engine.sliding import move
 from app.engine.spawn import TWO_PROBABILITY
 
 STATE_KEYS = ("board", "score", "won", "keep_playing", "moves")
@@ -44,11 +45,12 @@ def play_randomly(client, count, seed=4):
 
 
 class Foreteller:
-    """The tiles a seed foretells for a game (as Game.replaying draws them), from the position
-    ``start`` and ``directions`` make on: what a player who read the seed could know."""
+    """The tiles a seed (decimal digits, as the API shows it) foretells for a game (as Game.replaying
+    draws them), from the position ``start`` and ``directions`` make on: what a player who read the
+    seed could know."""
 
     def __init__(self, seed, start, directions):
-        self.game = Game.replay(seed, start, directions)
+        self.game = Game.replay(int(seed), start, directions)
 
     def tile(self, board, direction):
         """The tile the move from ``board`` would bring: the foretold game is put on that board first."""
@@ -61,7 +63,7 @@ def chance_of_guessing(board, direction):
     """How likely a guess made without any seed names the tile a move brings: a 2 or a 4 on one of
     the cells the slide leaves empty, each drawn as the engine draws them."""
     slid, _gained = move(pack(board), direction)
-    return (TWO_PROBABILITY**2 + (1 - TWO_PROBABILITY) ** 2) / len(empty_cells(slid))
+    return (TWO_PROBABILITY**2 + (1 - TWO_PROBABILITY) ** 2) / len(empty_cells(slid, CLASSIC))
 
 
 def no_better_than_chance(foretold, chances):

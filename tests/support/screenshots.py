@@ -1,9 +1,11 @@
-"""The game page's screenshots in docs/screenshots/: desktop and phone, light and dark, and the
-game-over overlay; in each theme a player chooses and under forced colours, with a tile of every
-value; a replay with its review on a laptop and a phone; the offline page; and the
-daily page's: a finished game with the day's and yesterday's leaderboards on a laptop, a game under
-way on a phone, light and dark, and in Czech. Served by this process from a temporary instance
-folder (the clock moved back a day for yesterday's games).
+"""The game page's screenshots in docs/screenshots/: desktop and phone, light and dark, the
+game-over overlay, in each theme a player chooses and under forced colours
+(a tile of every value), and Share's two choices (listed or a link only) on a laptop and, in Czech, a
+phone; a replay with its review on a laptop and a phone; the offline page; and the daily page's: a
+finished game with the day's leaderboard (two players tied), its spread and yesterday's with the
+solver's score after as many moves on a laptop, a game under way on a phone, light and dark, in
+Czech, and yesterday's game played again from the archive on a phone. Served by this process from a
+temporary instance folder (the clock moved back a day for yesterday's games).
 
     python -m tests.support.screenshots [--out docs/screenshots]
 """
@@ -18,7 +20,8 @@ import time_machine
 from playwright.sync_api import sync_playwright
 
 from app import create_app
-from app.engine import DIRECTIONS, move, pack
+from app.engine import DIRECTIONS, pack
+from app.engine.sliding import move
 from tests.support.browser import CHROMIUM_ARGS, CHROMIUM_PATH, served, wait_for_promise
 
 SCREENS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
@@ -61,6 +64,20 @@ def shoot(browser, base_url, out: Path) -> list[Path]:
     taken.append(out / "game-over.png")
     page.screenshot(path=taken[-1])
     context.close()
+    for screen, language in (("desktop", "en"), ("phone", "cs")):
+        context = browser.new_context(base_url=base_url, viewport=SCREENS[screen], reduced_motion="reduce")
+        page = context.new_page()
+        page.goto(f"/language/{language}?next=/")
+        put(page, ONE_MOVE_FROM_OVER, 3000, 300)
+        page.goto("/")
+        ready(page)
+        page.keyboard.press("ArrowLeft")
+        page.get_by_test_id("try-again").wait_for()
+        page.get_by_test_id("overlay-share").click()
+        page.get_by_test_id("share-note").scroll_into_view_if_needed()
+        taken.append(out / f"share-{screen}-{language}.png")
+        page.screenshot(path=taken[-1])
+        context.close()
     return taken
 
 
@@ -68,11 +85,12 @@ DAILY = {"X-Game": "daily"}
 PLAYERS = ["Ada", "Bohumil", "Chen", "Dagmar", "Emil"]
 
 
-def daily_game(request, name, seed, moves=None):
-    """An attempt at today's game through the API (the daily page's session), played at random to
-    its end (or ``moves`` moves), then saved under ``name`` unless it is None."""
+def daily_game(request, name, seed, moves=None, date=None):
+    """An attempt at today's game (or at ``date``'s, from the archive) through the API (the daily
+    page's session), played at random to its end (or ``moves`` moves), then saved under ``name``
+    unless it is None."""
     rng = random.Random(seed)
-    started = request.post("/api/daily", data={}, headers=DAILY)
+    started = request.post("/api/daily", data={} if date is None else {"date": date}, headers=DAILY)
     assert started.status == 201, started.text()
     state = started.json()
     while not state["over"] and (moves is None or state["moves"] < moves):
@@ -103,8 +121,8 @@ def shoot_daily(playwright, browser, app, base_url, out: Path) -> list[Path]:
     now = datetime.now(UTC)
     with time_machine.travel(now - timedelta(days=1), tick=True):
         others_play(playwright, base_url, range(10, 14))
-    app.test_cli_runner().invoke(args=["daily", "par"])
-    others_play(playwright, base_url, range(20, 24))
+    app.test_cli_runner().invoke(args=["daily", "par", "--budget-ms", "5"])  # a par quickly: minutes at 50
+    others_play(playwright, base_url, [20, 20, 21, 22])  # Ada and Bohumil move alike: a tie
     taken = []
     context = browser.new_context(base_url=base_url, viewport=SCREENS["desktop"], reduced_motion="reduce")
     page = context.new_page()
@@ -132,6 +150,16 @@ def shoot_daily(playwright, browser, app, base_url, out: Path) -> list[Path]:
     page.goto("/language/cs?next=/daily")
     daily_ready(page)
     taken.append(out / "daily-phone-cs.png")
+    page.screenshot(path=taken[-1], full_page=True)
+    context.close()
+    context = browser.new_context(base_url=base_url, viewport=SCREENS["phone"], reduced_motion="reduce")
+    page = context.new_page()
+    yesterday = (now - timedelta(days=1)).date().isoformat()
+    daily_game(page.request, None, 9, date=yesterday)
+    page.goto("/daily")
+    daily_ready(page)
+    page.get_by_test_id("result-par").wait_for()
+    taken.append(out / "daily-archive-phone-light.png")
     page.screenshot(path=taken[-1], full_page=True)
     context.close()
     return taken

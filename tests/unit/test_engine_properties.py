@@ -5,20 +5,10 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine import (
-    DIRECTIONS,
-    SLIDES,
-    is_over,
-    move,
-    pack,
-    slide_line,
-    slide_tiles,
-    symmetries,
-    transpose,
-    unpack,
-    valid_moves,
-)
-from app.engine.board import MAX_EXPONENT, exponent_grid, line_bits
+from app.engine import CLASSIC, DIRECTIONS, pack, slide_line, slide_tiles, symmetries, unpack
+from app.engine.board import exponent_grid
+from app.engine.sliding import SLIDES, is_over, move, transpose, valid_moves
+from app.engine.tables import line_bits
 
 # Other work shares these machines: judge results, not timing.
 unhurried = settings(deadline=None)
@@ -38,12 +28,12 @@ directions = st.sampled_from(DIRECTIONS)
 
 def reference_move(board: int, direction: str) -> tuple[int, int]:
     """Move computed cell by cell: slide_line on each line of the unpacked grid."""
-    grid = exponent_grid(board)
+    grid = exponent_grid(board, CLASSIC)
     if direction in ("up", "down"):
         grid = [list(col) for col in zip(*grid, strict=True)]
     if direction in ("right", "down"):
         grid = [row[::-1] for row in grid]
-    slides = [slide_line(tuple(row)) for row in grid]
+    slides = [slide_line(tuple(row), CLASSIC.max_exponent) for row in grid]
     result = [list(s.cells) for s in slides]
     if direction in ("right", "down"):
         result = [row[::-1] for row in result]
@@ -55,7 +45,7 @@ def reference_move(board: int, direction: str) -> tuple[int, int]:
 
 def lines_towards(board: int, direction: str) -> list[list[int]]:
     """Lines of a board, each listed from the edge a move in ``direction`` goes to."""
-    grid = unpack(board)
+    grid = unpack(board, CLASSIC)
     if direction in ("up", "down"):
         grid = [list(col) for col in zip(*grid, strict=True)]
     if direction in ("right", "down"):
@@ -69,11 +59,11 @@ def has_equal_neighbours_in_line(line: list[int]) -> bool:
 
 
 def mirror(board: int) -> int:
-    return pack([row[::-1] for row in unpack(board)])
+    return pack([row[::-1] for row in unpack(board, CLASSIC)])
 
 
 def tile_sum(board: int) -> int:
-    return sum(map(sum, unpack(board)))
+    return sum(map(sum, unpack(board, CLASSIC)))
 
 
 @unhurried
@@ -86,9 +76,9 @@ def test_table_move_matches_the_readable_rule(board, direction):
 def test_every_line_of_the_ladder_moves_and_scores_as_the_rule_says():
     """All 18**4 lines, as a board's first row (left, right) and first column (up, down):
     the row tables give the cells, and the boards' worth the points."""
-    for line in itertools.product(range(MAX_EXPONENT + 1), repeat=4):
+    for line in itertools.product(range(CLASSIC.max_exponent + 1), repeat=4):
         row, reverse = line_bits(line), line[::-1]
-        towards_start, towards_end = slide_line(line), slide_line(reverse)
+        towards_start, towards_end = slide_line(line, CLASSIC.max_exponent), slide_line(reverse, CLASSIC.max_exponent)
         left = (line_bits(towards_start.cells), towards_start.gained)
         right = (line_bits(towards_end.cells[::-1]), towards_end.gained)
         assert (move(row, "left"), move(row, "right")) == (left, right), line
@@ -101,11 +91,11 @@ def test_every_line_of_the_ladder_moves_and_scores_as_the_rule_says():
 @given(boards, directions)
 def test_animation_tiles_rebuild_the_moved_board(board, direction):
     moved, gained = move(board, direction)
-    tiles = slide_tiles(board, direction)
+    tiles = slide_tiles(board, direction, CLASSIC)
     grid = [[0] * 4 for _ in range(4)]
     for tile in tiles:
         grid[tile["row"]][tile["col"]] = tile["value"]
-        sources = [unpack(board)[r][c] for r, c in tile["from"]]
+        sources = [unpack(board, CLASSIC)[r][c] for r, c in tile["from"]]
         assert sum(sources) == tile["value"]
     assert pack(grid) == moved
     assert gained == sum(t["value"] for t in tiles if len(t["from"]) == 2)
@@ -126,18 +116,18 @@ def test_left_of_mirror_is_mirror_of_right(board):
 @unhurried
 @given(boards)
 def test_transpose_swaps_rows_and_columns(board):
-    assert unpack(transpose(board)) == [list(col) for col in zip(*unpack(board), strict=True)]
+    assert unpack(transpose(board), CLASSIC) == [list(col) for col in zip(*unpack(board, CLASSIC), strict=True)]
     assert transpose(transpose(board)) == board
 
 
 @unhurried
 @given(boards)
 def test_a_boards_forms_are_itself_turned_and_mirrored_and_each_has_the_same_forms(board):
-    """What a hint asked on a board turned or mirrored counts on (app/games.py): the board, its
+    """What a hint asked on a board turned or mirrored counts on (app/games/session.py): the board, its
     mirror and transpose among them, and every form names the same set."""
-    forms = symmetries(board)
+    forms = symmetries(board, CLASSIC)
     assert {board, mirror(board), transpose(board)} <= forms and len(forms) <= 8
-    assert all(symmetries(form) == forms for form in forms)
+    assert all(symmetries(form, CLASSIC) == forms for form in forms)
     assert {move(form, "left")[1] for form in forms} <= {move(board, direction)[1] for direction in DIRECTIONS}
 
 
@@ -150,7 +140,7 @@ def test_vertical_moves_are_transposed_horizontal_moves(board):
 
 
 def tile_count(board: int) -> int:
-    return sum(1 for row in unpack(board) for value in row if value)
+    return sum(1 for row in unpack(board, CLASSIC) for value in row if value)
 
 
 @unhurried

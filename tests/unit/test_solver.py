@@ -6,19 +6,9 @@ from time import perf_counter
 import pytest
 from numba import njit
 
-from app.engine import (
-    DIRECTIONS,
-    SLIDES,
-    GameFinished,
-    empty_cells,
-    pack,
-    spawn,
-    start_board,
-    transpose,
-    unpack,
-    valid_moves,
-)
-from app.engine.board import CELL_SHIFTS, exponent_grid
+from app.engine import CLASSIC, DIRECTIONS, GameFinished, empty_cells, pack, spawn, start_board, symmetries, unpack
+from app.engine.board import exponent_grid
+from app.engine.sliding import SLIDES, valid_moves
 from app.solver import NoValidMove, Solver, Weights, layout, search
 from app.solver.heuristic import build_table
 from app.solver.layout import BITS, TOP
@@ -39,12 +29,12 @@ def compiled_evaluate(x, lines):
 def from_search(value):
     """The engine's packed board of a board in the search's layout."""
     value &= (1 << 64) - 1
-    return sum((value >> (BITS * i) & TOP) << shift for i, shift in enumerate(CELL_SHIFTS))
+    return sum((value >> (BITS * i) & TOP) << shift for i, shift in enumerate(CLASSIC.shifts))
 
 
 def evaluate(table, board):
     """Sum of the table over an engine board's rows and columns, in plain Python: the reference."""
-    grid = exponent_grid(board)
+    grid = exponent_grid(board, CLASSIC)
     lines = grid + [list(column) for column in zip(*grid, strict=True)]
     return sum(table[sum(min(e, TOP) << (BITS * i) for i, e in enumerate(line))] for line in lines)
 
@@ -62,30 +52,22 @@ def random_play_boards(seed: int, games: int = 25) -> list[int]:
     rng = random.Random(seed)
     boards = []
     for _ in range(games):
-        board = start_board(rng)
+        board = start_board(rng, CLASSIC)
         while moves := valid_moves(board):
             boards.append(board)
-            board, _, _ = spawn(SLIDES[rng.choice(moves)](board), rng)
+            board, _, _ = spawn(SLIDES[rng.choice(moves)](board), rng, CLASSIC)
     return boards
-
-
-def mirror(board: int) -> int:
-    return pack([row[::-1] for row in unpack(board)])
-
-
-def symmetries(board: int) -> set[int]:
-    return {board, mirror(board), transpose(board), mirror(transpose(board))}
 
 
 BOARDS = random_play_boards(2048)
 MID_GAME = random.Random(1).sample(BOARDS, 25)
-NEARLY_FULL = [b for b in BOARDS if len(empty_cells(b)) <= 1][:25]
+NEARLY_FULL = [b for b in BOARDS if len(empty_cells(b, CLASSIC)) <= 1][:25]
 ONE_MOVE = sorted(
     symmetric
     for board in [b for b in BOARDS if len(valid_moves(b)) == 1]
     + [pack([[2, 0, 0, 0], [4, 0, 0, 0], [8, 0, 0, 0], [16, 0, 0, 0]])]
     + [pack([[2, 4, 8, 16], [4, 8, 16, 32], [0, 0, 0, 0], [0, 0, 0, 0]])]
-    for symmetric in symmetries(board)
+    for symmetric in symmetries(board, CLASSIC)
 )
 DEAD = pack([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 
@@ -95,7 +77,7 @@ def plain_expectimax(table, loss, board, depth):
     if depth == 0:
         return evaluate(table, board)
     total = 0.0
-    cells = empty_cells(board)
+    cells = empty_cells(board, CLASSIC)
     for r, c in cells:
         for exponent, weight in ((1, 0.9), (2, 0.1)):
             spawned = board | exponent << (5 * (4 * r + c))
@@ -176,7 +158,7 @@ def test_the_search_sees_tiles_above_32768_as_32768():
     board = pack([[65536, 32768, 32768, 4]] + [[0] * 4] * 3)
     assert from_search(layout.to_search(board)) == pack([[32768, 32768, 32768, 4]] + [[0] * 4] * 3)
     merged = from_search(compiled_slide(layout.to_search(board), DIRECTIONS.index("left")))
-    assert unpack(merged)[0] == [32768, 32768, 4, 0]  # 32768 + 32768 stays 32768 in its view
+    assert unpack(merged, CLASSIC)[0] == [32768, 32768, 4, 0]  # 32768 + 32768 stays 32768 in its view
 
 
 def test_only_moves_the_engine_allows_are_suggested_above_32768(solver):
@@ -195,17 +177,17 @@ def test_compiled_evaluation_equals_the_plain_one():
         assert compiled_evaluate(layout.to_search(board), table) == pytest.approx(evaluate(table, board))
 
 
-def test_evaluation_is_the_same_for_mirrored_and_transposed_boards():
+def test_evaluation_is_the_same_for_a_board_turned_and_mirrored():
     table = build_table(Weights())
     for board in MID_GAME:
-        for symmetric in symmetries(board):
+        for symmetric in symmetries(board, CLASSIC):
             assert evaluate(table, symmetric) == pytest.approx(evaluate(table, board))
 
 
 def pinned_boards():
     """Depth 1 on every sampled board; depth 2 (slow in plain Python) where few cells are empty."""
     boards = MID_GAME + NEARLY_FULL
-    return [(b, 1) for b in boards] + [(b, 2) for b in boards if len(empty_cells(b)) <= 5]
+    return [(b, 1) for b in boards] + [(b, 2) for b in boards if len(empty_cells(b, CLASSIC)) <= 5]
 
 
 @pytest.mark.parametrize(("board", "spawns"), pinned_boards())

@@ -64,8 +64,9 @@ def same_records(first, second, ids):
     for record_id in ids:
         for path in ("", "/mistakes"):
             url = f"/api/records/{record_id}{path}"
-            reply = other.get(url)
-            assert reply.status_code == 200 and reply.get_json() == one.get(url).get_json()
+            reply, answer = other.get(url), one.get(url).get_json()
+            # Where a review goes on ("next") depends on each server's FLASK_REVIEW_RANGE, not on the record.
+            assert reply.status_code == 200 and reply.get_json() | {"next": None} == answer | {"next": None}
     assert other.get(f"/api/records/{ids[3]}/mistakes").get_json()["analysed"] == 3, "the reviews came along"
 
 
@@ -79,7 +80,7 @@ def test_a_backup_restored_into_a_new_database_gives_the_same_records(source, ma
                                                                     f"exported {len(ids)} records"]  # fmt: skip
     lines = [json.loads(line) for line in backup.read_text().splitlines()]
     assert [line["id"] for line in lines] == ids, "oldest first, one line a record"
-    assert all(isinstance(line["seed"], int) for line in lines), "the seed, game over or not: a backup is the host's"
+    assert all(line["seed"].isdigit() for line in lines), "every seed, in decimal: a backup is the host's"
     restored = make_records_app(INSTANCE_PATH=tmp_path / "restored")
     result = run(restored, "import", str(backup))
     said = [f"importing into the records of {url(restored)}", f"imported {len(ids)}, skipped 0, refused 0"]

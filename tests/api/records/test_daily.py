@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import time_machine
 
-from app.engine import DIRECTIONS, Game, move, pack
+from app.engine import DIRECTIONS, Game, pack
+from app.engine.sliding import move
 from tests.support.client_play import hall_of_fame, save
 from tests.support.foresight import foretelling, foretold_share, state_and_copy
 from tests.support.stored_sessions import forget
@@ -116,7 +117,7 @@ class Local:
     """A game of the engine, played the same way (for the control: tiles keyed on the move's number)."""
 
     def __init__(self, seed):
-        self.game = Game.new(seed, seed_chosen=False)
+        self.game = Game.new(seed)
         self.state = self.game.to_state()
 
     def play(self, direction):
@@ -131,8 +132,9 @@ def test_attempts_that_move_differently_share_no_more_fours_than_chance(make_rec
     move's number, as other games are, they would share far more: the control shows the test can fail."""
     app = make_records_app()
     pairs, moves_each = 8, 150
-    attempts = [fours_shared(Attempt(app.test_client()), Attempt(app.test_client()), moves_each, pair)
-                for pair in range(pairs)]
+    attempts = [
+        fours_shared(Attempt(app.test_client()), Attempt(app.test_client()), moves_each, pair) for pair in range(pairs)
+    ]
     beyond, told = beyond_chance(attempts)
     assert not beyond, told
     control, told = beyond_chance([fours_shared(Local(seed), Local(seed), moves_each, seed) for seed in range(pairs)])
@@ -202,9 +204,9 @@ def test_a_finished_daily_record_keeps_its_seed_and_moves_secret_until_the_day_i
     assert previous["date"] == TODAY and previous["commitment"] == commitment
     assert hashlib.sha256(previous["seed"].encode("ascii")).hexdigest() == commitment
     replay = client.get(f"/api/records/{record_id}").get_json()["replay"]
-    assert replay["seed"] == int(previous["seed"]) and replay["start"] is None
-    replayed = Game.replay(replay["seed"], None, [{"u": "up", "d": "down", "l": "left", "r": "right"}[letter]
-                                                  for letter in replay["directions"]], day=TODAY)  # fmt: skip
+    assert replay["seed"] == previous["seed"] and replay["start"] is None
+    replayed = Game.replay(int(replay["seed"]), None, [{"u": "up", "d": "down", "l": "left", "r": "right"}[letter]
+                                                  for letter in replay["directions"]], by_history=True)  # fmt: skip
     assert replayed.to_state()["board"] == finished["board"] and replayed.score == finished["score"]
     assert client.get(f"/api/records/{record_id}").get_json()["verified"]
     yesterday = client.get(f"/api/daily/leaderboard?date={TODAY}").get_json()

@@ -10,7 +10,8 @@ import random
 import pytest
 
 from app.assistance import EARLY_MOVES
-from app.engine import DIRECTIONS, move, pack, symmetries
+from app.engine import CLASSIC, DIRECTIONS, pack, symmetries
+from app.engine.sliding import move
 from tests.support.client_play import finish, hall_of_fame, play, save
 from tests.support.foresight import moving_direction, tile_brought
 
@@ -153,7 +154,7 @@ def test_hints_asked_on_start_boards_mark_none_of_a_thousand_honest_games(make_a
     for _ in range(300):  # other players' start boards, each in every turn and mirror
         other = app.test_client()
         board = other.post("/api/game", json={}).get_json()["board"]
-        starts |= symmetries(pack(board))
+        starts |= symmetries(pack(board), CLASSIC)
         assert other.post("/api/game/hint", json={}).status_code == 200
     early = [client for client in honest if state_of(client)["moves"] < EARLY_MOVES]
     assert any(pack(state_of(client)["board"]) in starts for client in early), "some honest game stands on one"

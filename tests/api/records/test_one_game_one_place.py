@@ -11,8 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from app import games, records
+from app import records
 from app.engine import DIRECTIONS
+from app.games import session as games
 from tests.support.client_play import finish, hall_of_fame, save
 from tests.support.foresight import (
     Foreteller,

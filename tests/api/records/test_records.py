@@ -44,8 +44,9 @@ def test_a_saved_game_reads_back_with_every_field(client):
     assert replay["start"] is None and len(replay["directions"]) == 60 and len(replay["tiles"]) == 62
     assert replay["seed"] is None, "the game can still move: its seed would tell every tile to come"
     assert set(record) == {"id", "name", "score", "max_tile", "moves", "verified", "helped", "help", "assisted",
-                           "restored", "used_undo", "over", "finished", "created", "daily", "ranked",
-                           "replay"}  # fmt: skip
+                           "restored", "used_undo", "over", "finished", "created", "daily", "ranked", "listed",
+                           "size", "replay"}  # fmt: skip
+    assert record["size"] == 4
     assert record["help"] == {"hints": 0, "autoplay": False, "undos": 0, "restores": 0}
     assert (record["daily"], record["ranked"]) == (None, False)  # not a day's game
 
@@ -101,8 +102,8 @@ def test_a_finished_games_record_shows_the_seed_that_replays_it_exactly(client):
     assert state["over"]
     replay = client.get(f"/api/records/{save(client)}").get_json()["replay"]
     by_letter = {direction[0]: direction for direction in DIRECTIONS}
-    game = Game.replay(replay["seed"], replay["start"], [by_letter[letter] for letter in replay["directions"]])
-    assert game.to_state() == state
+    game = Game.replay(int(replay["seed"]), replay["start"], [by_letter[letter] for letter in replay["directions"]])
+    assert game.to_state() == state | {"size": 4, "goal": 2048}
 
 
 def test_a_finished_game_is_saved_as_finished(client):

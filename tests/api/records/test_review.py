@@ -8,7 +8,8 @@ import pytest
 
 from app import hints
 from app.database import Review, db
-from app.engine import DIRECTIONS, move, pack
+from app.engine import DIRECTIONS, pack
+from app.engine.sliding import move
 from app.review import LOST
 from tests.support.client_play import boards, play, save
 
@@ -90,7 +91,7 @@ def test_the_biggest_mistakes_come_costliest_first(client):
     play(client, 20)
     record_id = save(client)
     before = client.get(f"/api/records/{record_id}/mistakes").get_json()
-    assert before == {"analysed": 0, "positions": 20, "mistakes": []}
+    assert before == {"analysed": 0, "positions": 20, "next": 10, "mistakes": []}
     reviews = client.get(f"/api/records/{record_id}/review?from=0").get_json()["reviews"]
     after = client.get(f"/api/records/{record_id}/mistakes").get_json()
     assert after["analysed"] == RANGE
@@ -102,8 +103,17 @@ def test_the_biggest_mistakes_come_costliest_first(client):
 
 @pytest.mark.parametrize(
     # Digits of other kinds: superscript two, circled one, mathematical bold zero, Arabic-Indic one.
-    "query", ["?from=-1", "?from=x", "?from=20", "?from=99999999999999999999", "?from=\u00b2", "?from=\u2460",
-              "?from=\U0001d7ce", "?from=\u0661"],
+    "query",
+    [
+        "?from=-1",
+        "?from=x",
+        "?from=20",
+        "?from=99999999999999999999",
+        "?from=\u00b2",
+        "?from=\u2460",
+        "?from=\U0001d7ce",
+        "?from=\u0661",
+    ],
 )
 def test_bad_review_ranges_are_400(client, query):
     play(client, 20)
@@ -232,8 +242,17 @@ def test_the_biggest_mistakes_are_the_costliest_in_the_players_measure_not_the_s
     record_id = save(client)
     kept = {0: (12_000.0, 0.0), 1: (10_000.0, -600_000.0), 2: (0.0, -5.0)}  # position: (loss, best move's value)
     with app.app_context():
-        db.session.add_all(Review(record_id=record_id, position=position, best="up", loss=loss, mistake=None,
-                                  scores={"up": best, "down": best - loss}) for position, (loss, best) in kept.items())
+        db.session.add_all(
+            Review(
+                record_id=record_id,
+                position=position,
+                best="up",
+                loss=loss,
+                mistake=None,
+                scores={"up": best, "down": best - loss},
+            )
+            for position, (loss, best) in kept.items()
+        )
         db.session.commit()
     mistakes = client.get(f"/api/records/{record_id}/mistakes").get_json()["mistakes"]
     assert [item["position"] for item in mistakes] == [1, 0]
@@ -250,3 +269,18 @@ def test_saving_a_game_again_after_an_undo_drops_the_reviews_of_positions_it_no_
         assert client.post("/api/game/undo", json={}).status_code == 200
     assert save(client) == record_id
     assert client.get(f"/api/records/{record_id}/mistakes").get_json()["analysed"] == 17
+
+
+def test_the_whole_review_goes_on_from_the_last_moves_then_from_the_start(client):
+    """Games are lost at their end: the first range a review of the whole game analyses holds the last
+    moves, so the first list of mistakes already has the end game's; then the rest, from the start."""
+    play(client, 25)
+    record_id = save(client)
+    walked = []
+    body = client.get(f"/api/records/{record_id}/mistakes").get_json()
+    while body["next"] is not None:
+        walked.append(body["next"])
+        client.get(f"/api/records/{record_id}/review?from={body['next']}")
+        body = client.get(f"/api/records/{record_id}/mistakes").get_json()
+    assert walked == [15, 0, 10]  # 15..24 first; 0..9; then 10..14, the only ones left
+    assert body["analysed"] == body["positions"] == 25

@@ -1,9 +1,9 @@
 """The game in the session: made, put back, played, taken back and helped, by the rules the API
 promises. The routes (app/routes/game_api.py) read a request, call one function here, and answer.
 
-The session is the store's (app/store/); the game in it is the engine's Game, stored as
-``Game.to_stored`` writes it. Every game gets a random id, and unless the player chose its
-seed, its seed derives from that id under the server's key (app/seals.py).
+The session is the store's (app/store/); the game in it is a PlayedGame (played.py: the engine's
+game and what the product keeps beside it), in its stored form. Every game gets a random id, and
+unless the player chose its seed, its seed derives from that id under the server's key (app/seals.py).
 
 One game, one place: a game is held by one session at a time (the store refuses a second,
 app/store/locking.py), so whatever a session sees of a game, or asks about it, is counted on the
@@ -21,9 +21,11 @@ from dataclasses import dataclass
 
 from flask import current_app, session
 
-from . import assistance, daily, hints, metrics, records, seals, store
-from .engine import CannotUndo, Game, GameFinished, InvalidState, MoveOutcome
-from .errors import ApiError
+from .. import assistance, daily, hints, metrics, records, seals, store
+from ..engine import CLASSIC, CannotUndo, GameFinished, InvalidState, MoveOutcome, variant_of
+from ..engine.state import given_seed
+from ..errors import ApiError
+from .played import PlayedGame
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +37,13 @@ MAX_BATCH = 64
 LAST_MOVES = "last_moves"
 
 
-def new_game(seed=None):
-    """A new game: on the player's seed, or on the one its fresh id derives."""
+def new_game(seed=None, variant=CLASSIC):
+    """A new game of ``variant``: on the player's seed (a number, or its digits in a string), or on the
+    one its fresh id derives."""
     game_id = secrets.token_urlsafe(12)
-    game = Game.new(seed) if seed is not None else Game.new(seals.seed_for(game_id), seed_chosen=False)
-    game.id = game_id
-    return game
+    if seed is not None:
+        return PlayedGame.begin(game_id, given_seed(seed), variant, seed_chosen=True)
+    return PlayedGame.begin(game_id, seals.seed_for(game_id), variant, seed_chosen=False)
 
 
 def current():
@@ -54,10 +57,14 @@ def current():
     return game, True
 
 
-def start(seed=None):
-    """A new game in a new session."""
+def start(seed=None, size=CLASSIC.size):
+    """A new game of ``size`` in a new session."""
     try:
-        game = new_game(seed)
+        variant = variant_of(size)
+    except InvalidState as error:
+        raise ApiError(400, "invalid_size", str(error)) from None
+    try:
+        game = new_game(seed, variant)
     except InvalidState as error:
         raise ApiError(400, "invalid_seed", str(error)) from None
     return _begin(game)
@@ -68,12 +75,19 @@ def start_daily():
     address has ranked attempts left (daily.claim_ranked), else practice: the day's board, and tiles
     to come of its own, so that it foretells nothing of a ranked attempt."""
     day = daily.today()
-    game = Game.new(seals.day_seed(day), seed_chosen=False, day=day)
-    game.id = secrets.token_urlsafe(12)
+    game = PlayedGame.begin(secrets.token_urlsafe(12), seals.day_seed(day), CLASSIC, seed_chosen=False, day=day)
     game.ranked = daily.claim_ranked(day, game.id)
     if not game.ranked:
         game = _game_at(game.start_state(), day)
     metrics.count("daily_games", ranked=str(game.ranked).lower())
+    return _begin(game)
+
+
+def start_archive(day):
+    """A revealed day's game played again in a new session: the day's board and tiles, on its public
+    seed (so chosen, never verified, and never ranked); it moves on after the reveal (_refuse_closed)."""
+    game = PlayedGame.begin(secrets.token_urlsafe(12), seals.day_seed(day), CLASSIC, seed_chosen=True, day=day)
+    metrics.count("daily_games", ranked="false")
     return _begin(game)
 
 
@@ -119,8 +133,9 @@ def _refuse_help(game, what):
 
 
 def _refuse_closed(game):
-    """A day's game moves until its seed is revealed: then anyone could work out its tiles to come."""
-    if game.day is not None and daily.revealed(game.day):
+    """A day's game moves until its seed is revealed: then anyone could work out its tiles to come. A
+    game from the archive (start_archive), on the seed already public, moves on."""
+    if game.day is not None and not daily.from_archive(game) and daily.revealed(game.day):
         message = f"the game of {game.day} closed when its seed was revealed: it can be saved as it is"
         raise ApiError(409, "daily_closed", message, state=game.to_state())
 
@@ -129,9 +144,7 @@ def _game_at(state, day=None):
     """A game of the server's from ``state`` on: its own id, and a seed derived from it; with ``day``,
     practice at that day's game (its tiles drawn from that seed, app/engine/game.py)."""
     game_id = secrets.token_urlsafe(12)
-    game = Game.from_state(state, seals.seed_for(game_id), seed_chosen=False)
-    game.id, game.day = game_id, day
-    return game
+    return PlayedGame.from_state(state, seals.seed_for(game_id), id=game_id, seed_chosen=False, day=day)
 
 
 def sealed_copy():
@@ -144,7 +157,7 @@ def sealed_copy():
 class Played:
     """What a request of moves did: the game after it, the board before, and each move's outcome."""
 
-    game: Game
+    game: PlayedGame
     before: int
     outcomes: list[MoveOutcome]
     gained: int
@@ -242,7 +255,7 @@ def hint():
         raise ApiError(409, "game_finished", "the game is finished: there is nothing to hint", state=game.to_state())
     budget_ms = float(current_app.config["SOLVER_BUDGET_MS"])
     try:
-        suggestion = hints.suggest(game.board, budget_ms, current_app.instance_path)
+        suggestion = hints.suggest(game.board, game.variant, budget_ms, current_app.instance_path)
     except hints.SolverBusy:
         metrics.count("solver_refusals", reason="busy")
         raise
@@ -270,14 +283,14 @@ def _count_on_others(game, **help_given):
     on now, and the live games of other sessions standing on this board (app/assistance.py)."""
     if game.fork_of is not None:
         assistance.help_elsewhere(game.fork_of, **help_given)
-    assistance.asked_on([game.board], besides={game.id, game.fork_of}, **help_given)
+    assistance.asked_on([game.board], game.variant, besides={game.id, game.fork_of}, **help_given)
 
 
-def save_record(name):
-    """The session's game saved under ``name``: (record, created). A record of a game that is over
-    shows its seed, so the game can no longer take a move back."""
+def save_record(name, listed=True):
+    """The session's game saved under ``name`` (``listed`` or by its link only): (record, created). A
+    record of a game that is over shows its seed, so the game can no longer take a move back."""
     game = existing_game()
-    record, created = records.save(game, name)
+    record, created = records.save(game, name, listed)
     if record.over and not game.seed_shown:
         game.seed_shown = True
         save_game(game)
@@ -290,8 +303,8 @@ def load_game():
     if stored is None:
         return None
     try:
-        return Game.from_stored(stored)
-    except (LookupError, ValueError, TypeError, InvalidState):  # an entry that is no stored game
+        return PlayedGame.from_stored(stored)
+    except (ValueError, InvalidState):  # an entry that is no stored game
         log.warning("corrupted game in a session treated as missing")
         return None
 
@@ -314,16 +327,17 @@ def has_played_game(stored_session):
 
 
 def position_of(stored_session):
-    """The board the session's game stands on, as it is stored (hex), while a hint asked there from
-    another session would help a game that can still be verified: one the server began on a seed it
-    chose, whose seed no record shows, past its first EARLY_MOVES moves (app/assistance.py). None for
-    any other, and for an entry that is no stored game of this form: this runs on every request."""
+    """The position the session's game stands on (assistance.position: its board as it is stored, and
+    its size), while a hint asked there from another session would help a game that can still be
+    verified: one the server began on a seed it chose, whose seed no record shows, past its first
+    EARLY_MOVES moves (app/assistance.py). None for any other, and for an entry that is no stored game
+    of this form: this runs on every request."""
     game = stored_session.get("game")
     if not isinstance(game, dict) or game.get("start", False) is not None or game.get("seed_chosen") is not False:
         return None
-    board, moves = game.get("board"), game.get("moves")
+    board, moves, size = game.get("board"), game.get("moves"), game.get("size", CLASSIC.size)
     verifiable = game.get("id") and not game.get("seed_shown") and isinstance(board, str) and isinstance(moves, int)
-    return board if verifiable and moves >= assistance.EARLY_MOVES else None
+    return assistance.position(board, size) if verifiable and moves >= assistance.EARLY_MOVES else None
 
 
 def game_of(stored_session):
