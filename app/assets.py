@@ -26,6 +26,7 @@ import rcssmin
 import rjsmin
 from flask import current_app, g, render_template, request, url_for
 from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
 from werkzeug.security import safe_join
 
 FINGERPRINT_ARG = "v"
@@ -126,7 +127,7 @@ def init_app(app):
     app.add_url_rule(f"{app.static_url_path}/manifest.webmanifest", "manifest", manifest)
     app.url_defaults(add_fingerprint)
     app.after_request(cache_for_good_when_fingerprinted)
-    app.jinja_env.globals.update(import_map=import_map, module_graph=files.module_graph)
+    app.jinja_env.globals.update(import_map=import_map, inline_script=inline_script, module_graph=files.module_graph)
 
 
 def without_indentation(response):
@@ -213,6 +214,19 @@ def import_map(entry):
     plain = {FINGERPRINT_ARG: None}
     imports = {url_for("static", filename=m, **plain): url_for("static", filename=m) for m in sorted(modules)}
     text = htmlsafe_json_dumps({"imports": imports}, dumps=json.dumps, separators=COMPACT_JSON)
+    allow_inline_script(text)
+    return text
+
+
+def inline_script(filename):
+    """A static script's text (minified), to run inside the page: what must run before the first
+    paint (static/js/settings.js) cannot wait for a request."""
+    text = current_app.extensions["static_files"].body(filename).decode()
+    allow_inline_script(text)
+    return Markup(text)
+
+
+def allow_inline_script(text):
+    """An inline script runs only if its exact text's hash is in the page's Content-Security-Policy."""
     digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
     g.setdefault("script_hashes", []).append(f"sha256-{digest}")
-    return text

@@ -109,8 +109,9 @@ function createAutoplay({ autoplay: button, speed }, { game, api, messages, anno
     if (token === run) stop();
   }
 
+  /** Not while the server cannot be reached (the notice says so); once started, it rides out server trouble. */
   function start() {
-    if (playing || !game.getState() || finished(game, { messages, notice })) return;
+    if (playing || notice.down || !game.getState() || finished(game, { messages, notice })) return;
     playing = true;
     run += 1;
     api.autoplay().catch(() => {}); // the hints it asks for are counted anyway

@@ -15,16 +15,35 @@ function listen(target, type, handler, options) {
 
 const together = (...offs) => () => offs.forEach((off) => off());
 
-/** `buttons` marked aria-disabled (still focusable: pressed, they say why) while `test(state)` holds. */
-const disabledWhile = (game, buttons, test) => game.onStateChange((state) => {
-  for (const button of buttons) button.setAttribute('aria-disabled', String(test(state)));
-});
+/**
+ * `buttons` marked aria-disabled (still focusable: pressed, they say why) while the server cannot
+ * be reached (`notice` says so) or `test(state)` holds: each of them needs the server.
+ */
+function disabledWhile({ game, notice }, buttons, test = () => false) {
+  let state = null;
+  const mark = () => {
+    for (const button of buttons) button.setAttribute('aria-disabled', String(notice.down || (!!state && test(state))));
+  };
+  return together(
+    game.onStateChange((confirmed) => {
+      state = confirmed;
+      mark();
+    }),
+    notice.watch(mark),
+  );
+}
+
+/** `action`, unless the server cannot be reached: then the notice under the board already says why nothing happens. */
+const whileReachable = (notice, action) => (...args) => (notice.down ? undefined : action(...args));
 
 /** New game (`newGame()`), asked first (confirm.js, loaded then) when it would throw away a game with moves. */
 function bindNewGame(button, { game, newGame, board, notice, messages }) {
   const confirm = lazily(() => import('./confirm.js').then((m) => m.bindConfirm(button, { newGame, board, messages })), notice);
   const ask = onLoaded(confirm, (showDialog) => showDialog());
-  return listen(button, 'click', () => (game.inProgress() ? ask() : newGame()));
+  return together(
+    listen(button, 'click', whileReachable(notice, () => (game.inProgress() ? ask() : newGame()))),
+    disabledWhile({ game, notice }, [button]),
+  );
 }
 
 /** The size of the next new game (`select`), as last chosen in this browser. */
@@ -43,7 +62,7 @@ function bindUndo(doc, button, { game, messages, notice }) {
   return together(
     listen(button, 'click', undo),
     bindActionKeys(doc, (action) => action === 'undo' && undo()),
-    disabledWhile(game, [button], (state) => state.moves === 0),
+    disabledWhile({ game, notice }, [button], (state) => state.moves === 0),
   );
 }
 
@@ -84,14 +103,16 @@ const onLoaded = (part, action) => () => part().then(action, (err) => console.wa
 
 /**
  * Hint and Auto-play (`buttons`: hint, autoplay, speed, arrow); `assist`: createAssist's collaborators.
- * Both are marked aria-disabled while the game cannot move (it is finished); a press then says why.
+ * Both are marked aria-disabled while the game cannot move (it is finished; a press then says why)
+ * or the server cannot be reached.
  */
 function bindSolver(buttons, assist) {
   const solver = lazily(() => import('./assist.js').then((m) => m.createAssist(buttons, assist)), assist.notice);
+  const { notice } = assist;
   return together(
-    listen(buttons.hint, 'click', onLoaded(solver, (a) => a.showHint())),
-    listen(buttons.autoplay, 'click', onLoaded(solver, (a) => a.toggleAutoplay())),
-    disabledWhile(assist.game, [buttons.hint, buttons.autoplay], isFinished),
+    listen(buttons.hint, 'click', whileReachable(notice, onLoaded(solver, (a) => a.showHint()))),
+    listen(buttons.autoplay, 'click', onLoaded(solver, (a) => a.toggleAutoplay())), // Stop works offline too
+    disabledWhile(assist, [buttons.hint, buttons.autoplay], isFinished),
   );
 }
 
@@ -153,8 +174,9 @@ export function bindControls(doc, { game, api, messages, storage, screen }) {
   const { board, announcer, table, notice } = screen;
   const newGame = () => game.newGame(Number($('board-size').value));
   return together(
-    listen($('overlay-new-game'), 'click', newGame),
-    listen($('try-again'), 'click', newGame),
+    listen($('overlay-new-game'), 'click', whileReachable(notice, newGame)),
+    listen($('try-again'), 'click', whileReachable(notice, newGame)),
+    disabledWhile({ game, notice }, [$('overlay-new-game'), $('try-again')]),
     listen($('keep-playing'), 'click', () => game.keepPlaying()),
     bindNewGame($('new-game'), { game, newGame, board, notice, messages }),
     bindSize($('board-size'), storage),

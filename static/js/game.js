@@ -79,6 +79,7 @@ function changed({ server, display, storage, seals, states, idle, getState }, ev
     const state = server.state();
     display.change(event, state, project(state, server.directions()));
     storage.saveGame(state);
+    storage.savePending(state, server.directions());
     seals.changed(event.kind);
     states.notify(getState());
   }
@@ -89,7 +90,7 @@ function changed({ server, display, storage, seals, states, idle, getState }, ev
  * Play `direction`: its slide is shown now and the move sent. A key that changes nothing on a
  * board the server has confirmed costs nothing. Returns whether the move was taken.
  */
-function play({ server, display, idle }, direction) {
+function play({ server, display, storage, idle }, direction) {
   const state = server.state();
   if (!server.accepting() || isFinished(state)) return false;
   const from = project(state, server.directions());
@@ -100,6 +101,7 @@ function play({ server, display, idle }, direction) {
   }
   display.slide(from, slid);
   server.move(direction);
+  storage.savePending(state, server.directions()); // a reload before the server answers keeps it
   idle.update();
   return true;
 }
@@ -170,6 +172,9 @@ export function createGame({ api, view, storage, score, overlay, notice, announc
     refresh: () => server.refresh(),
     hint: () => server.hint(),
     /** Load the game: the one saved in this browser at once, then the server's (or ours put back). */
-    start: () => server.start(storage.loadGame()),
+    start() {
+      const saved = storage.loadGame();
+      return server.start(saved, storage.loadPending(saved));
+    },
   };
 }

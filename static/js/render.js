@@ -8,8 +8,14 @@ const SLIDE_MS = 100; // tile slide, as the original
 // grown it past full size, so the cell never looks empty.
 const COVERED_MS = 100;
 
+/** The player's choice, or the system's wish (settings-early.js's data-motion on <html>). */
 export function reducedMotion() {
-  return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return document.documentElement.dataset.motion === 'reduce';
+}
+
+/** How many times the original's time the tiles' animations take (style.css's --speed, the player's choice). */
+function animationScale() {
+  return Number(getComputedStyle(document.documentElement).getPropertyValue('--speed')) || 1;
 }
 
 const key = (row, col) => `${row},${col}`;
@@ -96,7 +102,7 @@ export class BoardView {
     this.tiles = next;
     this.table.show(this.board());
     if (this.leaving.size) {
-      this.timer = setTimeout(() => this.finish(), reducedMotion() ? 0 : SLIDE_MS + COVERED_MS);
+      this.timer = setTimeout(() => this.finish(), reducedMotion() ? 0 : (SLIDE_MS + COVERED_MS) * animationScale());
     }
     return true;
   }
@@ -235,16 +241,29 @@ export class Notice {
     this.unreachable = el.textContent;
     this.down = false;
     this.timer = 0;
+    this.watchers = new Set();
+  }
+
+  /** Call `listener(down)` whenever the server stops or starts answering; returns the unsubscribe. */
+  watch(listener) {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
   }
 
   show() {
-    this.down = true;
+    this.setDown(true);
     this.say(this.unreachable);
   }
 
   hide() {
-    this.down = false;
+    this.setDown(false);
     if (!this.timer) this.el.hidden = true;
+  }
+
+  setDown(down) {
+    if (down === this.down) return;
+    this.down = down;
+    for (const listener of this.watchers) listener(down);
   }
 
   /** `text` (by default: the server cannot be reached) for a few seconds, unless the server is down. */

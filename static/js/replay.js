@@ -9,7 +9,7 @@
 import { bindSwipe } from './input.js';
 import { fill, keepForOffline, numberFormat, pageData } from './page.js';
 import { positions } from './positions.js';
-import { BoardTable, BoardView } from './render.js';
+import { BoardTable, BoardView, reducedMotion } from './render.js';
 import { createRecordsApi, withBoundedRetry } from './records-api.js';
 import { createReview } from './review.js';
 import { predictMove } from './slide.js';
@@ -37,7 +37,7 @@ const review = createReview({ api, record: recordId, moves, messages, format, st
   jump: (to) => {
     pause();
     show(to);
-    $('board').scrollIntoView({ block: 'center', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+    $('board').scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
   } });
 
 function describe() {

@@ -14,6 +14,7 @@ import { isFinished } from './state.js';
 
 /** The keys on their way: pressed and waiting, and the batches out, oldest first. */
 export function createQueue(maxBatch) {
+  let kept = []; // pressed before a reload on the saved game, never confirmed: sent first, once the server has that game
   let waiting = []; // pressed and not yet sent, in order
   const out = []; // the batches on their way
   let returned = 0; // keys of batches sent again, at the head of `waiting`, since the last batch was taken
@@ -22,14 +23,23 @@ export function createQueue(maxBatch) {
     push(direction) {
       waiting.push(direction);
     },
+    /** The keys kept from before a reload (storage.js's loadPending): as sure to be sent as a batch out. */
+    keep(directions) {
+      kept = directions.slice();
+    },
     /** Drop the keys not yet sent: they were pressed on a board the server does not have. */
     clear() {
       waiting = [];
       returned = 0;
     },
-    hasWaiting: () => waiting.length > 0,
+    /** Drop the kept keys too: the server's game is not the one they were pressed on. */
+    reset() {
+      kept = [];
+      this.clear();
+    },
+    hasWaiting: () => kept.length + waiting.length > 0,
     /** The keys pressed and not yet confirmed, oldest first. */
-    pending: () => [...out.flat(), ...waiting],
+    pending: () => [...kept, ...out.flat(), ...waiting],
 
     /**
      * The next batch to send from `state`, or null when none: keys that move nothing on its board
@@ -37,6 +47,8 @@ export function createQueue(maxBatch) {
      * after one still out), the server's board decides which keys move.
      */
     take(state) {
+      waiting = [...kept, ...waiting];
+      kept = [];
       if (state && isFinished(state)) waiting = [];
       while (state && waiting.length && !predictMove(state.board, waiting[0]).moved) waiting.shift();
       returned = 0;

@@ -123,7 +123,7 @@ function createConfirmed(queue) {
     /** Take the server's game ({state, restored}); keys pressed on another board are dropped. Returns the kind. */
     take({ state: theirs, restored }) {
       const same = sameState(theirs, state);
-      if (!same) queue.clear();
+      if (!same) queue.reset();
       confirm(theirs);
       return restored ? 'restored' : same ? 'resync' : 'reset';
     },
@@ -178,10 +178,14 @@ export function connect({ api, notice, onChange, maxBatch, sealedCopy }) {
     /** Whether moves can be pressed: there is a board to predict on, and the server answers. */
     accepting: () => !!game.state() && !replacing && talk.reachable(),
 
-    /** Load: show the saved game at once (if any), then the server's, or ours put back on it. */
-    start(saved) {
+    /**
+     * Load: show the saved game at once (if any) with the moves `kept` on it, then the server's, or
+     * ours put back on it; the kept moves are sent if the server's game is the saved one.
+     */
+    start(saved, kept = []) {
       if (saved) {
         game.load(saved);
+        queue.keep(kept);
         onChange({ kind: 'loaded' });
       }
       return control(() => resync());

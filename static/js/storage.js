@@ -8,6 +8,8 @@ import { CLASSIC, isGameState, pickState } from './state.js';
 
 const BEST_KEY = 'bestScore'; // the classic's; another size's adds it: bestScore6
 const STATE_KEY = 'gameState';
+const PENDING_KEY = 'pendingMoves';
+const DIRECTIONS = ['up', 'down', 'left', 'right'];
 const apart = pageData().apart || '';
 
 function storage() {
@@ -63,6 +65,25 @@ export function loadGame() {
 
 export function saveGame(state) {
   write(STATE_KEY, JSON.stringify(pickState(state)));
+}
+
+/**
+ * The moves pressed on the game saved (`state`) that its server has not confirmed (the server could
+ * not be reached): after a reload they are shown on it and sent once the server answers.
+ */
+export function savePending(state, directions) {
+  write(PENDING_KEY, JSON.stringify({ moves: state.moves, directions }));
+}
+
+/** The moves kept by savePending for the saved game `state`; none for another game. */
+export function loadPending(state) {
+  try {
+    const kept = JSON.parse(read(PENDING_KEY));
+    const fits = state && kept && kept.moves === state.moves && Array.isArray(kept.directions);
+    return fits ? kept.directions.filter((d) => DIRECTIONS.includes(d)) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Call listener() when another window of this browser saves a game; returns an unsubscribe. */

@@ -21,12 +21,14 @@ DECODE = {"br": brotli.decompress, "gzip": gzip.decompress}
 
 
 class PageParts(HTMLParser):
-    """The static URLs a page refers to, its entry modules and module preloads, and its inline import map."""
+    """The static URLs a page refers to, its entry modules and module preloads, its inline import map and
+    every script that runs inline (the import map, the settings)."""
 
     def __init__(self, html):
         super().__init__()
         self.urls, self.entries, self.preloads, self.import_map_text, self.manifest = [], [], [], None, None
-        self._in_import_map = False
+        self.inline_scripts = []
+        self._in_import_map = self._in_inline_script = False
         self.feed(html)
 
     def handle_starttag(self, tag, attrs):
@@ -39,13 +41,16 @@ class PageParts(HTMLParser):
         if tag == "link" and attrs.get("rel") == "manifest":
             self.manifest = attrs["href"]
         self._in_import_map = tag == "script" and attrs.get("type") == "importmap"
+        self._in_inline_script = tag == "script" and "src" not in attrs and attrs.get("type") != "application/json"
 
     def handle_data(self, data):
         if self._in_import_map:
             self.import_map_text = data
+        if self._in_inline_script:
+            self.inline_scripts.append(data)
 
     def handle_endtag(self, tag):
-        self._in_import_map = False
+        self._in_import_map = self._in_inline_script = False
 
     @property
     def imports(self):
@@ -154,14 +159,28 @@ def test_module_imports_resolve_to_fingerprinted_urls(client, app):
     assert parts.entries == [static_url_of(parts, "js/main.js")], "one entry, named once: not preloaded too"
 
 
-def test_the_csp_allows_the_import_map_by_its_hash_and_nothing_inline(client):
+def script_sources(reply):
+    """The CSP's script-src sources, in no particular order."""
+    policy = dict(d.strip().split(" ", 1) for d in reply.headers["Content-Security-Policy"].split(";"))
+    return sorted(policy["script-src"].split())
+
+
+def hash_source(text):
+    return f"'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'"
+
+
+def test_the_csp_allows_the_import_map_and_the_settings_by_their_hashes_and_nothing_else_inline(client, app):
+    """The settings (static/js/settings-early.js, minified) run inline on every page, before the first paint."""
+    with app.test_request_context():
+        settings = app.extensions["static_files"].body("js/settings-early.js").decode()
     reply = client.get("/")
     parts = PageParts(reply.get_data(as_text=True))
-    csp = dict(d.strip().split(" ", 1) for d in reply.headers["Content-Security-Policy"].split(";"))
-    digest = base64.b64encode(hashlib.sha256(parts.import_map_text.encode()).digest()).decode()
-    assert csp["script-src"].split() == ["'self'", f"'sha256-{digest}'"]
+    assert sorted(parts.inline_scripts) == sorted([parts.import_map_text, settings])
+    assert script_sources(reply) == sorted(["'self'", hash_source(parts.import_map_text), hash_source(settings)])
     assert "unsafe-inline" not in reply.headers["Content-Security-Policy"]
-    assert client.get("/rules").headers["Content-Security-Policy"].count("sha256-") == 0
+    rules = client.get("/rules")
+    assert PageParts(rules.get_data(as_text=True)).inline_scripts == [settings]
+    assert script_sources(rules) == sorted(["'self'", hash_source(settings)])
 
 
 @pytest.mark.parametrize("encoding", sorted(DECODE))
@@ -239,3 +258,17 @@ def test_scripts_and_styles_are_sent_without_comments_or_blank_space(client, fil
     text = sent.get_data(as_text=True)
     assert sent.status_code == 200 and len(text) < 0.8 * len(source)
     assert "/*" not in text and "\n\n" not in text and "  " not in text
+
+
+@pytest.mark.parametrize(
+    ("theme", "colour"), [(None, "#faf8ef"), ("light", "#faf8ef"), ("dark", "#1f1c19"), ("contrast", "#000000")]
+)
+def test_the_installed_apps_colour_follows_the_players_theme(client, theme, colour):
+    """settings.js names the player's theme in the manifest's URL; an unknown one is the light page's."""
+
+    def manifest(**query):
+        return client.get("/static/manifest.webmanifest", query_string=query).get_json(force=True)
+
+    chosen = manifest(theme=theme) if theme else manifest()
+    assert chosen["theme_color"] == chosen["background_color"] == colour
+    assert manifest(theme="<script>")["theme_color"] == "#faf8ef"

@@ -195,3 +195,57 @@ def test_the_outage_notice_covers_nothing_a_player_needs(browser, server, consol
     wait_idle(page, timeout=30_000)
     expect(notice).to_be_hidden()
     context.close()
+
+
+NEEDS_THE_SERVER = ["hint", "autoplay", "new-game", "undo"]
+SAYS_WHAT_WAITS = {
+    "en": "Hint, Auto-play, Undo and New game wait for it too",
+    "cs": "Nápověda, Automatická hra, Zpět a Nová hra na něj také čekají",
+}
+
+
+def disabled(page):
+    return {name: page.get_by_test_id(name).get_attribute("aria-disabled") for name in NEEDS_THE_SERVER}
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_while_the_server_is_down_what_needs_it_waits_and_a_move_on_its_way_outlives_a_reload(
+    browser, server, console_guard, language
+):
+    console_guard.allow(r"Failed to load resource|ERR_CONNECTION_REFUSED")
+    url = server.start()
+    context = console_guard.watch(browser.new_context(base_url=url, reduced_motion="reduce"))
+    page = context.new_page()
+    page.goto(f"/language/{language}?next=/")
+    wait_idle(page)
+    first = valid_moves(pack(page.request.get("/api/game").json()["board"]))[0]
+    page.keyboard.press(f"Arrow{first.capitalize()}")  # a move to take back: Undo enabled
+    wait_idle(page)
+    kept_for_offline(page)
+    before = page.request.get("/api/game").json()
+    assert set(disabled(page).values()) == {"false"}
+
+    server.stop()
+    page.keyboard.press(f"Arrow{valid_moves(pack(before['board']))[0].capitalize()}")  # slides; never answered
+    notice = page.get_by_test_id("notice")
+    expect(notice).to_contain_text(SAYS_WHAT_WAITS[language])
+    expect(page.get_by_test_id("new-game")).to_have_attribute("aria-disabled", "true")
+    assert set(disabled(page).values()) == {"true"}
+    held = dom_board(page)
+    assert held != before["board"]
+    page.get_by_test_id("new-game").click(force=True)  # aria-disabled, still pressable: nothing asked, the game kept
+    assert page.locator("dialog[open]").count() == 0 and dom_board(page) == held
+
+    page.reload()  # the service worker's copy of the page, the move still on its way
+    expect(notice).to_be_visible()
+    assert dom_board(page) == held
+
+    server.start()
+    wait_idle(page, timeout=30_000)
+    expect(notice).to_be_hidden()
+    after = page.request.get("/api/game").json()
+    assert after["moves"] == before["moves"] + 1  # the move made offline, played once
+    assert dom_board(page) == after["board"]
+    assert all(held[r][c] == after["board"][r][c] for r in range(4) for c in range(4) if held[r][c])
+    assert set(disabled(page).values()) == {"false"}
+    context.close()

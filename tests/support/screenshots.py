@@ -1,11 +1,12 @@
 """The game page's screenshots in docs/screenshots/: desktop and phone, light and dark, the
-game-over overlay, and Share's two choices (listed or a link only) on a laptop and, in Czech, a
-phone; games on 3x3, 5x5 and 8x8 boards on a laptop and a phone (8x8 on a 320 px one too); a
-replay with its review on a laptop and a phone; the offline page; and the daily page's: a finished
-game with the day's leaderboard (two players tied), its spread and yesterday's with the solver's
-score after as many moves on a laptop, a game under way on a phone, light and dark, in Czech, and
-yesterday's game played again from the archive on a phone. Served by this process from a temporary
-instance folder (the clock moved back a day for yesterday's games).
+game-over overlay, in each theme a player chooses and under forced colours (a tile of every value),
+and Share's two choices (listed or a link only) on a laptop and, in Czech, a phone; games on 3x3,
+5x5 and 8x8 boards on a laptop and a phone (8x8 on a 320 px one too); a replay with its review on a
+laptop and a phone; the offline page; and the daily page's: a finished game with the day's
+leaderboard (two players tied), its spread and yesterday's with the solver's score after as many
+moves on a laptop, a game under way on a phone, light and dark, in Czech, and yesterday's game
+played again from the archive on a phone. Served by this process from a temporary instance folder
+(the clock moved back a day for yesterday's games).
 
     python -m tests.support.screenshots [--out docs/screenshots] [--only sizes]
 """
@@ -242,6 +243,34 @@ def shoot_review(browser, base_url, out: Path) -> list[Path]:
     return taken
 
 
+# Every tile value from 4 to 65536, and room for the next tile.
+EVERY_TILE = [[0, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2048, 4096], [8192, 16384, 32768, 65536]]
+THEMES = ["light", "dark", "contrast", "colourblind", "forced-colours"]
+
+
+def shoot_themes(browser, base_url, out: Path) -> list[Path]:
+    """The game page in each theme (settings.js's, kept in localStorage) and under forced colours
+    (Windows' high contrast, as Chromium emulates it)."""
+    taken = []
+    for screen, viewport in SCREENS.items():
+        for theme in THEMES:
+            context = browser.new_context(base_url=base_url, viewport=viewport, reduced_motion="reduce")
+            if theme != "forced-colours":
+                context.add_init_script(f"localStorage.setItem('settings', JSON.stringify({{theme: '{theme}'}}))")
+            page = context.new_page()
+            state = {"board": EVERY_TILE, "score": 412000, "won": True, "over": False, "keep_playing": True}
+            assert page.request.put("/api/game", data={**state, "moves": 20000}).ok
+            if theme == "forced-colours":
+                features = [{"name": "forced-colors", "value": "active"}]
+                context.new_cdp_session(page).send("Emulation.setEmulatedMedia", {"features": features})
+            page.goto("/")
+            ready(page)
+            taken.append(out / f"game-{screen}-theme-{theme}.png")
+            page.screenshot(path=taken[-1])
+            context.close()
+    return taken
+
+
 def shoot_offline(browser, base_url, out: Path) -> list[Path]:
     """A page never opened, asked for while the server cannot be reached: the app's offline page."""
     context = browser.new_context(base_url=base_url, viewport=SCREENS["phone"], reduced_motion="reduce")
@@ -269,7 +298,7 @@ def main():
     app = create_app({"TESTING": True, "INSTANCE_PATH": tempfile.mkdtemp(), **limits})
     with served(app) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
-        for shot in (shoot_sizes,) if args.only else (shoot, shoot_sizes, shoot_review, shoot_offline):
+        for shot in (shoot_sizes,) if args.only else (shoot, shoot_themes, shoot_sizes, shoot_review, shoot_offline):
             for path in shot(browser, url, args.out):
                 print(path)
         if not args.only:
