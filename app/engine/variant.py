@@ -66,7 +66,8 @@ class Variant:
 
 
 # The winning tile of each size. 2048 on the classic board and larger; on 3x3, where the top of the
-# ladder is 1024 and the solver reaches 512 in about one game in two, 512 (docs/architecture.md).
+# ladder is 1024 and the solver at a hint's budget reaches 512 in some games and 1024 in none, 512
+# (docs/benchmarks.md, bench.sizes).
 GOALS = {3: 512, 4: 2048, 5: 2048, 6: 2048, 7: 2048, 8: 2048}
 VARIANTS = {size: Variant(size, goal) for size, goal in GOALS.items()}
 CLASSIC = VARIANTS[4]
