@@ -236,6 +236,7 @@ def test_a_fingerprinted_file_is_sent_at_brotli_s_best_with_only_the_headers_it_
     assert reply.headers["Content-Encoding"] == "br" and reply.headers["Cache-Control"] == IMMUTABLE
     assert reply.get_data() == brotli.compress(plain, quality=11) and brotli.decompress(reply.get_data()) == plain
     assert reply.headers["X-Content-Type-Options"] == "nosniff"
+    assert reply.headers["Content-Type"] == "text/javascript"  # a module is UTF-8 whatever its charset says
     # A script is never a document: the policies that govern documents, and what a browser needs
     # only to revalidate a file, would be bytes spent on every file for nothing.
     for name in ("Content-Security-Policy", "Permissions-Policy", "ETag", "Last-Modified", "Content-Disposition"):
