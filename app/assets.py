@@ -32,7 +32,9 @@ from markupsafe import Markup
 from werkzeug.security import safe_join
 
 FINGERPRINT_ARG = "v"
-IMMUTABLE = "public, max-age=31536000, immutable"
+# No "public": a cache may keep an answer with a max-age already, unless the request carried
+# Authorization, which none of these does.
+IMMUTABLE = "max-age=31536000, immutable"
 # `import ... from './x.js'`, `import './x.js'` and `export ... from './x.js'`; not import().
 STATIC_IMPORT = re.compile(r"""\b(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["'](\.\.?/[^"']+)["']""")
 # `import('./x.js')`: loaded on first use, so mapped to its fingerprinted URL but not preloaded.

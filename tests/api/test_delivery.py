@@ -16,7 +16,7 @@ import pytest
 from tests.support.client_play import play, save
 
 PAGES = ["/", "/daily", "/rules", "/strategy", "/solver", "/stats"]
-IMMUTABLE = "public, max-age=31536000, immutable"
+IMMUTABLE = "max-age=31536000, immutable"
 DECODE = {"br": brotli.decompress, "gzip": gzip.decompress}
 
 
