@@ -237,6 +237,8 @@ def test_a_fingerprinted_file_is_sent_at_brotli_s_best_with_only_the_headers_it_
     assert reply.get_data() == brotli.compress(plain, quality=11) and brotli.decompress(reply.get_data()) == plain
     assert reply.headers["X-Content-Type-Options"] == "nosniff"
     assert reply.headers["Content-Type"] == "text/javascript"  # a module is UTF-8 whatever its charset says
+    style = client.get(static_url_of(page_parts(client), "css/style.css"))
+    assert style.headers["Content-Type"] == "text/css"  # read in the page's encoding, UTF-8
     # A script is never a document: the policies that govern documents, and what a browser needs
     # only to revalidate a file, would be bytes spent on every file for nothing.
     for name in ("Content-Security-Policy", "Permissions-Policy", "ETag", "Last-Modified", "Content-Disposition"):
