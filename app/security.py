@@ -11,14 +11,14 @@ from werkzeug.exceptions import BadRequest
 from .errors import ApiError
 from .store.cookies import secure_cookies
 
+# connect-src and manifest-src fall back to default-src: naming them 'self' again would be the same
+# policy, 41 bytes longer on every page, API answer and SVG.
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
         "script-src 'self'{script_hashes}",
         "style-src 'self'",
         "img-src 'self' data:",
-        "connect-src 'self'",
-        "manifest-src 'self'",
         "form-action 'self'",
         "frame-ancestors 'none'",
         "base-uri 'none'",

@@ -5,6 +5,7 @@ import json
 import logging
 
 import pytest
+from flask import url_for
 
 
 @pytest.fixture
@@ -27,6 +28,18 @@ def test_every_answer_carries_a_request_id_its_own_or_the_proxys(client):
     assert client.get("/healthz", headers={"X-Request-ID": "edge-42.a_b"}).headers["X-Request-ID"] == "edge-42.a_b"
     forged = client.get("/healthz", headers={"X-Request-ID": 'x" injected=1'}).headers["X-Request-ID"]
     assert len(forged) == 32 and "injected" not in forged, "an id that could break a log line is replaced"
+
+
+def test_a_static_file_cached_for_good_is_sent_without_its_id_which_the_log_still_has(json_lines):
+    app, lines = json_lines()
+    client = app.test_client()
+    with app.test_request_context():
+        fingerprinted = url_for("static", filename="js/render.js")
+    reply = client.get(fingerprinted, headers={"X-Request-ID": "still-logged"})
+    assert reply.status_code == 200 and "immutable" in reply.headers["Cache-Control"]
+    assert "X-Request-ID" not in reply.headers
+    assert any(line.get("request_id") == "still-logged" for line in lines())
+    assert client.get("/static/js/render.js").headers["X-Request-ID"], "one to revalidate still carries it"
 
 
 def test_a_request_is_one_json_line_with_its_route_and_no_address(json_lines):
