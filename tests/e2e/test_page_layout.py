@@ -15,9 +15,11 @@ from tests.support.game_page import axe_violations, load, put_game, server_state
 pytestmark = pytest.mark.e2e
 
 # Bytes: HTML + CSS + JS + icons of a first load, as decoded (compressed on the wire, about half:
-# docs/benchmarks.md#delivery-benchdelivery). What most visits never need loads on first use; every
-# page's settings panel and the script that applies them before the first paint cannot.
-BUDGET = 56_000
+# docs/benchmarks.md#delivery-benchdelivery, whose first visit on the wire is the budget that
+# counts: 25 KB). What most visits never need loads on first use; every page's settings panel, the
+# script that applies them before the first paint, and the board drawn to the state's size cannot
+# (58.0 KB decoded with all three).
+BUDGET = 58_500
 
 ALL_VALUES = [2**n for n in range(1, 17)]  # 2 .. 65536
 LOW = [ALL_VALUES[i : i + 4] for i in range(0, 16, 4)]
