@@ -35,9 +35,10 @@ def position(board: str, size: int) -> str:
     return board if size == CLASSIC.size else f"{size}:{board}"
 
 
-def least_form(board: int, variant=CLASSIC) -> str:
-    """One name for a board and its turned and mirrored forms: the least of them, in hex."""
-    return f"{min(symmetries(board, variant)):x}"
+def least_form(board: int) -> str:
+    """One name for a classic board (a day's game) and its turned and mirrored forms: the least of
+    them, in hex."""
+    return f"{min(symmetries(board, CLASSIC)):x}"
 
 
 def asked_on(boards, variant, besides=(), **given) -> None:

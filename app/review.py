@@ -151,11 +151,13 @@ def broken_advice(board: int, played: str, best: str, variant) -> str | None:
     move = kernel_for(variant).move
     after, gained = move(board, played)
     best_after, best_gained = move(board, best)
-    in_corner = [largest_in_corner(form, variant) for form in (board, after, best_after)]
-    if in_corner == [True, False, True]:
+    if (
+        largest_in_corner(board, variant)
+        and not largest_in_corner(after, variant)
+        and largest_in_corner(best_after, variant)
+    ):
         return CORNER
-    trapped = [trapped_tiles(form, variant) for form in (board, after, best_after)]
-    if trapped[1] > max(trapped[0], trapped[2]):
+    if trapped_tiles(after, variant) > max(trapped_tiles(board, variant), trapped_tiles(best_after, variant)):
         return TRAPPED
     if gained > best_gained:
         return MERGES

@@ -76,34 +76,18 @@ def check_board(board):
     return packed, variant
 
 
-def check_packed(text, variant) -> int:
-    """A board as a stored game keeps it, in hexadecimal: the variant's cells, each a tile of its
-    ladder or empty, at least one tile."""
-    try:
-        board = int(text, 16)
-    except (TypeError, ValueError):
-        raise InvalidState(f"a stored board must be hexadecimal, got {_shown(text)}") from None
+def check_position(board: int, score: int, won: bool, moves: int, variant) -> None:
+    """A packed position of types already checked (a stored game's, app/games/played.py's
+    check_stored) within its variant's bounds: its cells, each a tile of the ladder or empty, at
+    least one tile, a goal tile only once won, and its counts."""
     if not 0 < board < 1 << (variant.cell_bits * variant.cells):
-        raise InvalidState(f"a stored board must hold {variant.cells} cells and a tile, got {_shown(text)}")
+        raise InvalidState(f"a stored board must hold {variant.cells} cells and a tile, got {board:x}"[:120])
     if max(exponents(board, variant)) > variant.max_exponent:
-        raise InvalidState(f"a stored board holds a tile past {variant.max_tile}, got {_shown(text)}")
-    return board
-
-
-def check_earlier(value, variant) -> None:
-    """A stored game's earlier positions, each ``[board as hex, score, won, keep_playing, moves]`` of
-    the right types and within their bounds (app/games/played.py's check_stored)."""
-    if not isinstance(value, list):
-        raise InvalidState("earlier positions must be a list")
-    for entry in value:
-        if not (isinstance(entry, list) and len(entry) == 5 and isinstance(entry[0], str)):
-            raise InvalidState("an earlier position must be [board as hex, score, won, keep_playing, moves]")
-        board = check_packed(entry[0], variant)
-        check_count("score", entry[1], variant.max_score)
-        if not check_bool("won", entry[2]) and max_tile(board, variant) >= variant.goal:
-            raise InvalidState(f"an earlier position with a {variant.goal} tile or more must be won")
-        check_bool("keep_playing", entry[3])
-        check_count("moves", entry[4], variant.max_moves)
+        raise InvalidState(f"a stored board holds a tile past {variant.max_tile}, got {board:x}"[:120])
+    if not won and max_tile(board, variant) >= variant.goal:
+        raise InvalidState(f"a board with a {variant.goal} tile or more must be won")
+    check_count("score", score, variant.max_score)
+    check_count("moves", moves, variant.max_moves)
 
 
 def check_seed(seed) -> int:

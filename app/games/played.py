@@ -16,9 +16,9 @@ from typing import Annotated
 
 import msgspec
 
-from ..engine import CannotUndo, Game, InvalidState, max_tile, variant_of
+from ..engine import CannotUndo, Game, InvalidState, variant_of
 from ..engine.history import Directions
-from ..engine.state import check_count, check_earlier, check_packed, check_seed, parse_state
+from ..engine.state import check_position, parse_state
 from ..engine.variant import JSON_EXACT
 
 GAME_ID = r"^[A-Za-z0-9_-]{16}$"
@@ -174,16 +174,12 @@ def check_id(value) -> str | None:
 def check_stored(stored) -> "PlayedGame":
     """The game a stored form from outside the server's store holds (a sealed copy), once every field
     is of its type and within its bounds, else InvalidState."""
-    game = PlayedGame.from_stored(stored)
+    game = PlayedGame.from_stored(stored)  # every field of its type, the seed within its bounds
     variant = game.variant
-    check_packed(stored["board"], variant)
-    if max_tile(game.board, variant) >= variant.goal and not game.won:
-        raise InvalidState(f"a board with a {variant.goal} tile or more must be won")
-    for name, limit in (("score", variant.max_score), ("moves", variant.max_moves)):
-        check_count(name, getattr(game, name), limit)
-    check_seed(game.seed)
+    now = (game.board, game.score, game.won, game.keep_playing, game.moves)
+    for board, score, won, _keep_playing, moves in [*game.earlier, now]:
+        check_position(board, score, won, moves, variant)
     if game.start is not None and parse_state(game.start)["variant"] != variant:
         raise InvalidState("a stored game's start must be a board of its size")
-    check_earlier([list(entry) for entry in stored.get("earlier", [])], variant)
     check_day(game.day)
     return game
